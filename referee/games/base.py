@@ -1,0 +1,262 @@
+"""The contract every game engine fulfils, and the errors engines raise.
+
+An engine is a pure object: no Flask, no Redis, no I/O, no randomness that is not passed in
+(a seed in the state or the setup call). State is a plain JSON-compatible ``dict`` (the
+*snapshot*); engines never mutate the state they are given, they return a new one.
+
+Errors (all ``ValueError`` subclasses, each mapped to exactly one problem type by the API):
+
+- :class:`InvalidSetup` — a setup body that cannot start a game (wrong player count, a card
+  twice in an entered deal, an unknown option value).  HTTP 422 ``invalid-setup``.
+- :class:`ImpossibleState` — a submitted snapshot that no legal game can reach (a card twice,
+  coins that do not add up, wrong hand sizes).  HTTP 422 ``impossible-state``.
+- :class:`IllegalAction` — a well-formed action the rules forbid now.  HTTP 422 ``illegal-action``
+  with every violated rule.
+
+Each carries a list of :class:`Violation`: a rule ID (``AF-P3``), a sentence, and where useful
+the offending field as a JSON-pointer-like dotted path (``state.hands.ana[2]``).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+REFEREE = "__referee__"
+"""Viewer id for the referee (host) view, which sees everything."""
+
+PUBLIC = None
+"""Viewer id for the public (spectator) view."""
+
+UNKNOWN = "unknown"
+"""A face-down card the service was not told about (table mode)."""
+
+MODES = ("digital", "table")
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: ``rule`` is a rule ID of ``shared/rules`` (e.g. ``"AF-P3"``),
+    ``message`` a sentence for people, ``field`` the offending input field if any."""
+
+    rule: str
+    message: str
+    field: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"rule": self.rule, "message": self.message}
+        if self.field is not None:
+            data["field"] = self.field
+        return data
+
+
+class RefereeError(ValueError):
+    """Base of every engine error; ``violations`` lists what is wrong."""
+
+    title = "Referee error"
+
+    def __init__(self, violations: list[Violation] | Violation):
+        if isinstance(violations, Violation):
+            violations = [violations]
+        self.violations = list(violations)
+        super().__init__("; ".join(f"{v.rule}: {v.message}" for v in self.violations))
+
+
+class InvalidSetup(RefereeError):
+    """The setup body cannot start a game."""
+
+    title = "Invalid setup"
+
+
+class ImpossibleState(RefereeError):
+    """The submitted snapshot cannot arise in a legal game."""
+
+    title = "Impossible state"
+
+
+class IllegalAction(RefereeError):
+    """The action breaks the rules in this state."""
+
+    title = "Illegal action"
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its default, allowed values (``choices``) or type, and the rule it
+    switches.  ``kind`` is one of ``"bool"``, ``"int"``, ``"str"``, ``"choice"``, ``"dict"``."""
+
+    default: Any
+    kind: str
+    rule: str
+    description: str
+    choices: tuple = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"default": self.default, "type": self.kind, "rule": self.rule,
+                "description": self.description}
+        if self.choices:
+            data["choices"] = list(self.choices)
+        if self.minimum is not None:
+            data["minimum"] = self.minimum
+        if self.maximum is not None:
+            data["maximum"] = self.maximum
+        return data
+
+
+def event(kind: str, visible_to: list[str] | None = None, **data: Any) -> dict[str, Any]:
+    """Build an event dict ``{"type": kind, **data}``.
+
+    ``visible_to`` ``None`` makes it public; a list of players restricts it to those seats (and
+    the referee).  Engines emit a public, redacted event plus a restricted one when only some
+    seats may see a card.
+    """
+    ev = {"type": kind, **data}
+    if visible_to is not None:
+        ev["visible_to"] = sorted(visible_to)
+    return ev
+
+
+def event_visible(ev: dict[str, Any], viewer: str | None) -> bool:
+    """True when ``viewer`` (a player, ``PUBLIC`` or ``REFEREE``) may see event ``ev``."""
+    allowed = ev.get("visible_to")
+    if allowed is None or viewer == REFEREE:
+        return True
+    return viewer is not None and viewer in allowed
+
+
+class Engine:
+    """Base class of a game engine.  Subclasses set the class attributes and implement the
+    methods marked ``NotImplementedError``.  All methods are pure functions of their arguments.
+
+    Attributes:
+        name: registry name (``"all-fours"``), used in URLs.
+        title: human name.
+        min_players / max_players: allowed player counts.
+        rules_version: version of ``shared/rules/<game>.md`` implemented.
+        options: ``{name: OptionSpec}``.
+    """
+
+    name: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    rules_version: str = "1"
+    options: dict[str, OptionSpec] = {}
+
+    # --- setup and snapshots -------------------------------------------------------------
+    def setup(self, body: dict[str, Any], seed: int) -> dict[str, Any]:
+        """Start a game from a validated setup body; ``seed`` drives every shuffle.
+
+        ``body`` holds ``players``, ``options`` (already completed with defaults by
+        :meth:`resolve_options`), ``mode`` and the game's own fields (an entered ``deal``...).
+        Returns the initial state.  Raises :class:`InvalidSetup`.
+        """
+        raise NotImplementedError
+
+    def check_state(self, state: dict[str, Any]) -> None:
+        """Raise :class:`ImpossibleState` listing every inconsistency of a submitted snapshot."""
+        raise NotImplementedError
+
+    # --- the rules -----------------------------------------------------------------------
+    def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[dict]:
+        """Every legal action now, of ``player`` or (``None``) of every player.
+
+        For free-form fields too large to enumerate (e.g. an answer text) list one action per
+        distinct legal shape.
+        """
+        raise NotImplementedError
+
+    def violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
+        """Every rule ``action`` breaks in ``state``; empty when legal."""
+        raise NotImplementedError
+
+    def apply(self, state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, list[dict]]:
+        """Apply a legal action; return ``(new_state, events)``.  Raises :class:`IllegalAction`."""
+        raise NotImplementedError
+
+    def score(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Score so far: at least ``points`` (this hand/round, per side or player), ``totals``
+        (the match so far) and ``winner`` (side/player or ``None``)."""
+        raise NotImplementedError
+
+    def is_over(self, state: dict[str, Any]) -> bool:
+        """True when the game (the whole match to its target) has ended."""
+        raise NotImplementedError
+
+    def to_move(self, state: dict[str, Any]) -> list[str]:
+        """Players who may act now (several in an open window)."""
+        raise NotImplementedError
+
+    def view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """What ``viewer`` may see: a player's seat view, ``PUBLIC`` or ``REFEREE``.  A seat view
+        never holds a card that seat may not see; the referee view is the whole state."""
+        raise NotImplementedError
+
+    # --- shared helpers ------------------------------------------------------------------
+    def resolve_options(self, given: dict[str, Any] | None) -> dict[str, Any]:
+        """Return ``given`` completed with defaults; raise :class:`InvalidSetup` on an unknown
+        option or a value of the wrong type or out of its choices."""
+        given = dict(given or {})
+        problems = []
+        resolved = {}
+        for key in given:
+            if key not in self.options:
+                problems.append(Violation("OPTIONS", f"Unknown option {key!r} for {self.name}; "
+                                          f"known: {', '.join(sorted(self.options))}.",
+                                          f"options.{key}"))
+        for key, spec in self.options.items():
+            value = given.get(key, spec.default)
+            problem = _option_problem(key, spec, value)
+            if problem:
+                problems.append(problem)
+            resolved[key] = copy.deepcopy(value)
+        if problems:
+            raise InvalidSetup(problems)
+        return resolved
+
+    def describe(self) -> dict[str, Any]:
+        """The registry entry shown by ``GET /v1/games``."""
+        return {"name": self.name, "title": self.title,
+                "players": {"min": self.min_players, "max": self.max_players},
+                "modes": list(MODES), "rules_version": self.rules_version,
+                "options": {k: v.to_dict() for k, v in self.options.items()}}
+
+
+def _option_problem(key: str, spec: OptionSpec, value: Any) -> Violation | None:
+    where = f"options.{key}"
+    if spec.kind == "bool" and not isinstance(value, bool):
+        return Violation(spec.rule, f"Option {key!r} must be true or false.", where)
+    if spec.kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            return Violation(spec.rule, f"Option {key!r} must be an integer.", where)
+        if spec.minimum is not None and value < spec.minimum:
+            return Violation(spec.rule, f"Option {key!r} must be at least {spec.minimum}.", where)
+        if spec.maximum is not None and value > spec.maximum:
+            return Violation(spec.rule, f"Option {key!r} must be at most {spec.maximum}.", where)
+    if spec.kind in ("str", "choice") and not isinstance(value, str) and value is not None:
+        return Violation(spec.rule, f"Option {key!r} must be a string.", where)
+    if spec.kind == "choice" and value not in spec.choices:
+        return Violation(spec.rule, f"Option {key!r} must be one of "
+                         f"{', '.join(map(str, spec.choices))}.", where)
+    if spec.kind == "dict" and not isinstance(value, dict):
+        return Violation(spec.rule, f"Option {key!r} must be an object.", where)
+    return None
+
+
+@dataclass
+class Problems:
+    """Collects violations while checking something; ``raise_as(cls)`` raises if any."""
+
+    items: list[Violation] = field(default_factory=list)
+
+    def add(self, rule: str, message: str, where: str | None = None) -> None:
+        self.items.append(Violation(rule, message, where))
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_as(self, cls: type[RefereeError]) -> None:
+        if self.items:
+            raise cls(self.items)

@@ -1,0 +1,1 @@
+"""Pieces shared by several games: seeded shuffles, seat rotation."""

@@ -1,0 +1,31 @@
+"""The game registry: one entry per game, binding its engine to its marshmallow schemas.
+
+Adding a game means adding its engine package ``referee/games/<game>/``, its schema module
+``referee/schemas/<game>.py`` and one line in ``GAMES`` below.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+
+from referee.games.base import Engine
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A registered game: its pure ``engine`` and its ``schemas`` module, which exposes
+    ``SetupSchema``, ``StateSchema`` and ``ACTION_SCHEMAS`` (``{action type: Schema class}``)."""
+
+    engine: Engine
+    schemas: ModuleType
+
+
+def _entries() -> dict[str, GameEntry]:
+    from referee.games.allfours.engine import ENGINE as ALLFOURS
+    from referee.schemas import allfours as allfours_schemas
+
+    entries = [GameEntry(ALLFOURS, allfours_schemas)]
+    return {entry.engine.name: entry for entry in entries}
+
+
+GAMES: dict[str, GameEntry] = _entries()
