@@ -1,0 +1,205 @@
+"""All Fours (Trinidad rules): the engine registered as ``all-fours``.
+
+State (a JSON-compatible dict; see ``snapshot.py`` for the checks a submitted one passes):
+``players`` (play order, anticlockwise), ``sides``, ``options``, ``mode``, ``seed``,
+``dealer``, ``hand_number``, ``redeals``, ``phase`` (``beg`` → ``answer`` → ``play`` →
+``hand_over`` → (``deal``) … ``game_over``), ``hands``, ``dealt``, ``stock`` (top first),
+``kicks``, ``trump``, ``beg``, ``tricks`` (completed: ``leader``, ``cards``, ``players``,
+``winner``), ``trick`` (current), ``exposed``, ``claims`` and ``reneges`` (table mode),
+``score`` (match), ``hand_points``, ``last_hand``, ``next_dealer``, ``winner``.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from referee.games.allfours import dealing, judge, snapshot, views
+from referee.games.allfours.play import next_to_play, play_card
+from referee.games.allfours.rules import default_sides, player_right_of, side_of
+from referee.games.base import (UNKNOWN, Engine, IllegalAction, InvalidSetup, OptionSpec,
+                                Problems, event)
+from referee.games.common.cards import PACK
+
+
+class AllFours(Engine):
+    """All Fours for 2 players or 4 in partnerships (``shared/rules/allfours.md``)."""
+
+    name = "all-fours"
+    title = "All Fours (Trinidad rules)"
+    min_players = 2
+    max_players = 4
+    rules_version = "1"
+    options = {
+        "target": OptionSpec(14, "int", "AF-S6", "Points that win the game.", minimum=1,
+                             maximum=1000),
+        "hang_jack": OptionSpec(3, "int", "AF-S3", "Points for hanging the jack.", minimum=0,
+                                maximum=100),
+        "game_value": OptionSpec(1, "int", "AF-S4", "Points for Game.", minimum=0, maximum=100),
+        "game_tie": OptionSpec("none", "choice", "AF-S4", "Who scores Game on a tie.",
+                               choices=("none", "non_dealer", "dealer")),
+        "low": OptionSpec("dealt", "choice", "AF-S2", "Low to the side dealt it, or to the "
+                          "side that wins its trick.", choices=("dealt", "taker")),
+        "undertrump": OptionSpec(True, "bool", "AF-P4", "Whether undertrumping is allowed."),
+    }
+
+    def setup(self, body: dict[str, Any], seed: int | str) -> dict[str, Any]:
+        """Start a game (AF-D1…D3, AF-K1).  ``body``: ``players`` (2 or 4, play order),
+        ``dealer`` (default the first player), ``options``, ``mode``, ``sides`` (optional),
+        and either ``deal`` (``hands`` of 6 and ``stock`` top first, digital) or nothing (the
+        seeded shuffle); in table mode an optional ``kick``.  Raises :class:`InvalidSetup`."""
+        players = list(body["players"])
+        problems = Problems()
+        if len(players) not in (2, 4) or len(set(players)) != len(players):
+            problems.add("AF-D1", "All Fours takes 2 players, or 4 in two partnerships, each "
+                         "named once.", "players")
+            problems.raise_as(InvalidSetup)
+        mode = body.get("mode", "digital")
+        dealer = body.get("dealer") or players[0]
+        if dealer not in players:
+            problems.add("AF-D2", f"The dealer {dealer!r} is not one of the players.", "dealer")
+        sides = body.get("sides") or default_sides(players)
+        problems.items += snapshot.side_problems(players, sides, "sides")
+        deal = body.get("deal")
+        if deal is not None and mode == "table":
+            problems.add("AF-D3", "A table-mode game has no entered deal: the cards are real.",
+                         "deal")
+        if deal is not None:
+            problems.items += snapshot.entered_deal_problems(players, deal)
+        if mode == "digital" and body.get("kick") is not None:
+            problems.add("AF-K1", "In digital mode the service turns the kick.", "kick")
+        problems.raise_as(InvalidSetup)
+        state = {"game": self.name, "mode": mode, "seed": seed, "players": players,
+                 "sides": {k: list(v) for k, v in sides.items()},
+                 "options": self.resolve_options(body.get("options")), "hand_number": 1,
+                 "redeals": 0, "score": {s: 0 for s in sides}, "winner": None,
+                 "last_hand": None, "phase": "deal", "next_dealer": dealer, "dealer": dealer}
+        if mode == "table":
+            if body.get("kick") is None:
+                state.update(dealing_placeholders(players, sides))
+                return state
+            dealing.start_hand(state, dealer, kick=body["kick"])
+        elif deal is not None:
+            dealing.start_hand(state, dealer, pack=list(deal["stock"]), hands=deal["hands"])
+        else:
+            dealing.start_hand(state, dealer)
+        return state
+
+    def check_state(self, state: dict[str, Any]) -> None:
+        """Raise ``ImpossibleState`` for a snapshot no legal game reaches (``snapshot.py``)."""
+        snapshot.check(self, state)
+
+    def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[dict]:
+        """Every legal action now, of ``player`` or of everyone."""
+        who = [player] if player is not None else state["players"]
+        out = []
+        for p in who:
+            for action in self._candidates(state, p):
+                if not judge.violations(state, action):
+                    out.append(action)
+        return out
+
+    def _candidates(self, state, player) -> list[dict]:
+        phase = state["phase"]
+        if phase in ("hand_over", "deal"):
+            if state["mode"] == "table":
+                return [{"type": "deal", "player": player, "kick": c} for c in PACK]
+            return [{"type": "deal", "player": player}]
+        if phase == "beg":
+            return [{"type": t, "player": player} for t in ("stand", "beg")] + (
+                [{"type": "misdeal", "player": player}] if state["mode"] == "table" else [])
+        if phase == "answer":
+            run = {"type": "run_pack", "player": player}
+            return [{"type": "give_one", "player": player}] + (
+                [run] if state["mode"] == "digital" else [])
+        if phase != "play":
+            return []
+        hand = state["hands"][player] + state["exposed"][player]
+        cards = PACK if UNKNOWN in hand else sorted(set(hand) - {UNKNOWN})
+        out = [{"type": "play", "player": player, "card": c} for c in cards]
+        for owner in state["players"]:
+            out += [{"type": "call", "player": player, "card": c}
+                    for c in state["exposed"][owner]]
+        return out
+
+    def violations(self, state, action):
+        """Every rule ``action`` breaks (``judge.py``); empty when legal."""
+        return judge.violations(state, action)
+
+    def apply(self, state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, list[dict]]:
+        """Apply a legal action; raise :class:`IllegalAction` with every violation otherwise."""
+        found = judge.violations(state, action)
+        if found:
+            raise IllegalAction(found)
+        state = copy.deepcopy(state)
+        kind, player = action["type"], action["player"]
+        if kind == "deal":
+            return state, dealing.start_hand(state, player, kick=action.get("kick"))
+        if kind == "stand":
+            state.update(beg="stand", phase="play")
+            return state, [event("stand", player=player)]
+        if kind == "beg":
+            state.update(beg="begged", phase="answer")
+            return state, [event("beg", player=player)]
+        if kind == "give_one":
+            state.update(beg="give_one", phase="play")
+            beggar = player_right_of(state["players"], state["dealer"])
+            events = [event("give_one", player=player)]
+            return state, events + dealing.award(state, "give_one",
+                                                 side_of(state["sides"], beggar), 1)
+        if kind == "run_pack":
+            return state, dealing.run_the_pack(state, action.get("kicks"))
+        if kind == "misdeal":  # AF-I2
+            other = next(s for s in state["sides"] if s != side_of(state["sides"],
+                                                                   state["dealer"]))
+            events = [event("misdeal", player=player)] + dealing.award(state, "misdeal", other, 1)
+            if state["phase"] != "game_over":
+                state.update(phase="deal", next_dealer=state["dealer"])
+            return state, events
+        if kind == "expose":
+            hand = state["hands"][player]
+            hand.remove(action["card"] if action["card"] in hand else UNKNOWN)
+            state["exposed"][player].append(action["card"])
+            return state, [event("expose", player=player, card=action["card"])]
+        if kind == "call":
+            owner = next_to_play(state)
+            return state, play_card(state, owner, action["card"], called_by=player)
+        return state, play_card(state, player, action["card"])
+
+    def score(self, state: dict[str, Any]) -> dict[str, Any]:
+        """``{"points": this hand's points per side, "totals": the match score, "winner",
+        "last_hand": High/Low/Jack/Game of the last scored hand or null}``."""
+        return {"points": dict(state["hand_points"]), "totals": dict(state["score"]),
+                "winner": state["winner"], "target": state["options"]["target"],
+                "last_hand": state.get("last_hand")}
+
+    def is_over(self, state):
+        """True once a side has won (AF-S6, AF-I1)."""
+        return state["phase"] == "game_over"
+
+    def to_move(self, state):
+        """Players who may act now."""
+        phase = state["phase"]
+        if phase == "game_over":
+            return []
+        if phase in ("hand_over", "deal"):
+            return [state["next_dealer"]]
+        if phase == "beg":
+            return [player_right_of(state["players"], state["dealer"])]
+        if phase == "answer":
+            return [state["dealer"]]
+        return [next_to_play(state)]
+
+    def view(self, state, viewer):
+        """Seat, public or referee view (``views.py``)."""
+        return views.view(self, state, viewer)
+
+
+def dealing_placeholders(players, sides) -> dict[str, Any]:
+    """Empty hand fields for a table-mode game waiting for its first deal."""
+    return {"hands": {p: [] for p in players}, "dealt": {p: [] for p in players}, "stock": [],
+            "kicks": [], "trump": None, "beg": None, "tricks": [], "claims": [], "reneges": [],
+            "trick": {"leader": players[0], "cards": [], "players": []},
+            "exposed": {p: [] for p in players}, "hand_points": {s: 0 for s in sides}}
+
+
+ENGINE = AllFours()
