@@ -27,6 +27,7 @@ class InvalidSheet(InvalidSetup):
     """The trick sheet is inconsistent (AF-X1); ``violations`` lists every problem."""
 
     title = "Inconsistent trick sheet"
+    slug = "inconsistent-sheet"
 
 
 def score_sheet(engine, sheet: dict[str, Any], options: dict[str, Any] | None) -> dict:

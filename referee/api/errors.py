@@ -1,0 +1,222 @@
+"""Every error the API returns, as an RFC 9457 ``application/problem+json`` body.
+
+Body: ``type`` (a stable URI reference, ``/problems/<slug>``), ``title``, ``status``,
+``detail``, ``instance`` (the request path) and, where the problem is about input, ``errors``:
+``[{"field": "state.hands.ana[2]", "message": ..., "rule"?: "AF-D1"}]``.  An illegal action
+also carries ``violations`` (``[{"rule", "message", "field"?}]``).
+
+Each kind of failure maps to exactly one problem type (``PROBLEMS``); nothing ever answers with
+a stack trace.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Iterable
+
+from flask import Flask, jsonify, request
+from marshmallow import Schema, fields
+from werkzeug.exceptions import HTTPException
+
+from referee.games.base import (IllegalAction, ImpossibleState, InvalidSetup, RefereeError,
+                                Violation)
+
+log = logging.getLogger("referee.api")
+
+PROBLEM_MIMETYPE = "application/problem+json"
+
+# slug -> (status, title)
+PROBLEMS: dict[str, tuple[int, str]] = {
+    "malformed-json": (400, "Malformed JSON"),
+    "bad-request": (400, "Bad request"),
+    "unauthorized": (401, "Missing or unknown token"),
+    "forbidden": (403, "Not allowed for this token"),
+    "not-found": (404, "Not found"),
+    "unknown-game": (404, "Unknown game"),
+    "method-not-allowed": (405, "Method not allowed"),
+    "version-conflict": (409, "Version conflict"),
+    "precondition-required": (428, "Precondition required"),
+    "payload-too-large": (413, "Request body too large"),
+    "unsupported-media-type": (415, "Unsupported media type"),
+    "invalid-input": (422, "Invalid input"),
+    "invalid-setup": (422, "Invalid setup"),
+    "impossible-state": (422, "Impossible state"),
+    "illegal-action": (422, "Illegal action"),
+    "inconsistent-sheet": (422, "Inconsistent trick sheet"),
+    "idempotency-key-reused": (422, "Idempotency key reused with another request"),
+    "rate-limited": (429, "Too many requests"),
+    "internal-error": (500, "Internal error"),
+    "store-unavailable": (503, "Match store unavailable"),
+}
+
+_BY_STATUS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
+              405: "method-not-allowed", 409: "version-conflict", 413: "payload-too-large",
+              415: "unsupported-media-type", 422: "invalid-input", 428: "precondition-required",
+              429: "rate-limited", 503: "store-unavailable"}
+
+
+class ProblemFieldSchema(Schema):
+    """One offending field."""
+
+    field = fields.String(metadata={"description": "dotted path of the field, e.g. state.hands.ana"})
+    message = fields.String()
+    rule = fields.String(metadata={"description": "rule ID, when a rule decides it"})
+
+
+class ViolationSchema(Schema):
+    """One broken rule."""
+
+    rule = fields.String(required=True, metadata={"description": "rule ID, e.g. AF-P3"})
+    message = fields.String(required=True)
+    field = fields.String()
+
+
+class ProblemSchema(Schema):
+    """An RFC 9457 problem details body."""
+
+    type = fields.String(required=True, metadata={"description": "/problems/<slug>"})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String()
+    instance = fields.String()
+    errors = fields.List(fields.Nested(ProblemFieldSchema))
+    violations = fields.List(fields.Nested(ViolationSchema))
+
+
+class Problem(Exception):
+    """Raise anywhere in a request to answer with a problem.
+
+    ``Problem("version-conflict", "Match is at version 7, not 5.", headers={...})``.
+    """
+
+    def __init__(self, slug: str, detail: str, *, errors: Iterable[dict] | None = None,
+                 headers: dict[str, str] | None = None, **extra: Any):
+        super().__init__(detail)
+        self.slug, self.detail = slug, detail
+        self.errors = list(errors or [])
+        self.headers = headers or {}
+        self.extra = extra
+
+
+def problem_response(slug: str, detail: str, *, errors: list | None = None,
+                     headers: dict | None = None, **extra: Any):
+    """Build the Flask response for problem ``slug``."""
+    status, title = PROBLEMS[slug]
+    body: dict[str, Any] = {"type": f"/problems/{slug}", "title": title, "status": status,
+                            "detail": detail}
+    try:
+        body["instance"] = request.path
+    except RuntimeError:
+        pass
+    if errors:
+        body["errors"] = errors
+    body.update(extra)
+    response = jsonify(body)
+    response.status_code = status
+    response.mimetype = PROBLEM_MIMETYPE
+    for key, value in (headers or {}).items():
+        response.headers[key] = value
+    return response
+
+
+def flatten_messages(messages: Any, prefix: str = "") -> list[dict[str, str]]:
+    """Turn marshmallow's nested error messages into ``[{"field", "message"}]``."""
+    out: list[dict[str, str]] = []
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            if key == "_schema":
+                path = prefix
+            elif isinstance(key, int):
+                path = f"{prefix}[{key}]"
+            else:
+                path = f"{prefix}.{key}" if prefix else str(key)
+            out += flatten_messages(value, path)
+    elif isinstance(messages, (list, tuple)):
+        if all(isinstance(m, str) for m in messages):
+            out += [{"field": prefix or "body", "message": m} for m in messages]
+        else:
+            for m in messages:
+                out += flatten_messages(m, prefix)
+    else:
+        out.append({"field": prefix or "body", "message": str(messages)})
+    return out
+
+
+def violation_fields(violations: list[Violation], default: str = "body"
+                     ) -> list[dict[str, str]]:
+    """The ``errors`` list of a problem raised by an engine error."""
+    return [{"field": v.field or default, "message": v.message, "rule": v.rule}
+            for v in violations]
+
+
+_ENGINE_SLUGS = ((IllegalAction, "illegal-action"), (ImpossibleState, "impossible-state"),
+                 (InvalidSetup, "invalid-setup"))
+
+
+def engine_problem(exc: RefereeError, prefix: str = ""):
+    """Problem response for an engine error; ``prefix`` is prepended to field paths."""
+    slug = next((s for cls, s in _ENGINE_SLUGS if isinstance(exc, cls)), "invalid-input")
+    if getattr(exc, "slug", None):
+        slug = exc.slug
+    violations = [Violation(v.rule, v.message, _prefixed(prefix, v.field)) for v in exc.violations]
+    detail = " ".join(v.message for v in violations[:3])
+    if len(violations) > 3:
+        detail += f" (and {len(violations) - 3} more)"
+    extra = {"violations": [v.to_dict() for v in violations]} if slug == "illegal-action" else {}
+    default = {"illegal-action": "action", "impossible-state": "state"}.get(slug, "body")
+    return problem_response(slug, detail, errors=violation_fields(violations, default), **extra)
+
+
+def _prefixed(prefix: str, where: str | None) -> str | None:
+    if not prefix or where is None:
+        return where
+    if where.startswith(prefix.split(".")[0] + "."):
+        return where
+    return f"{prefix}.{where}"
+
+
+def handle_http_exception(error: HTTPException):
+    """Map any werkzeug/flask-smorest HTTP error (webargs validation included) to a problem."""
+    data = getattr(error, "data", None) or {}
+    messages = data.get("messages") or data.get("errors")
+    code = error.code or 500
+    slug = _BY_STATUS.get(code, "bad-request" if code < 500 else "internal-error")
+    headers = dict(data.get("headers") or {})
+    if messages:
+        if isinstance(messages, dict) and set(messages) <= {"json", "query", "headers", "form",
+                                                             "files", "view_args"}:
+            flat = []
+            for location, msgs in messages.items():
+                flat += flatten_messages(msgs, "" if location == "json" else location)
+        else:
+            flat = flatten_messages(messages)
+        if any("Invalid JSON body" in e["message"] for e in flat):
+            return problem_response("malformed-json", "The request body is not valid JSON.",
+                                    errors=[{"field": "body", "message": "Invalid JSON body."}])
+        detail = "; ".join(f"{e['field']}: {e['message']}" for e in flat[:3])
+        return problem_response(slug if code != 400 else "invalid-input", detail or
+                                error.description, errors=flat, headers=headers)
+    detail = data.get("message") or error.description or error.name
+    if code == 413:
+        detail = f"The request body is larger than the limit of {_limit()} bytes."
+    return problem_response(slug, detail, headers=headers)
+
+
+def _limit() -> int:
+    from flask import current_app
+    return current_app.config.get("MAX_CONTENT_LENGTH") or 0
+
+
+def init_app(app: Flask) -> None:
+    """Register the problem handlers on ``app`` (after flask-smorest's, so these win)."""
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(Problem, lambda p: problem_response(
+        p.slug, p.detail, errors=p.errors, headers=p.headers, **p.extra))
+    app.register_error_handler(RefereeError, engine_problem)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):  # pragma: no cover - defensive; logged, never shown
+        if isinstance(exc, HTTPException):
+            return handle_http_exception(exc)
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return problem_response("internal-error", "The referee hit an unexpected error; it "
+                                "has been logged.")

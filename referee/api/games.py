@@ -1,0 +1,109 @@
+"""Stateless endpoints, generic over every registered game.
+
+The client carries the whole snapshot: ``setup`` returns it, ``apply`` returns the next one.
+Every snapshot sent back is type-checked (the game's ``StateSchema``) and checked for
+possibility (the engine's ``check_state``) before any rule is applied.
+"""
+from __future__ import annotations
+
+import secrets
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from referee.api.errors import ProblemSchema
+from referee.api.loading import game_entry, json_object, load, load_action, load_state, schema
+from referee.registry import GAMES
+from referee.schemas.common import (ActionRequestSchema, ApplyResponseSchema, GameSchema,
+                                    LegalActionsRequestSchema, LegalActionsResponseSchema,
+                                    SetupResponseSchema, ValidateResponseSchema)
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games",
+                description="Stateless refereeing: setup, legal actions, validate, apply.")
+
+_ERRORS = {"description": "problem+json", "schema": ProblemSchema}
+
+
+def describe(name: str) -> dict:
+    """A registry entry as shown by the API."""
+    entry = game_entry(name)
+    return {**entry.engine.describe(), "actions": list(entry.schemas.ACTION_SCHEMAS)}
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.response(200, GameSchema(many=True))
+    def get(self):
+        """List the registered games: name, player counts, options with defaults, rules version."""
+        return [describe(name) for name in GAMES]
+
+
+@blp.route("/<game>")
+class Game(MethodView):
+    @blp.response(200, GameSchema)
+    @blp.alt_response(404, **_ERRORS)
+    def get(self, game):
+        """Describe one game (404 ``unknown-game`` if it is not registered)."""
+        return describe(game)
+
+
+@blp.route("/<game>/setup", methods=["POST"])
+@blp.response(200, SetupResponseSchema)
+@blp.alt_response(422, **_ERRORS)
+def setup(game):
+    """Start a game: players, options, mode and a seed or an entered deal → the first snapshot.
+
+    Body: the game's setup schema (see ``GET /v1/games/{game}`` and the rules file's "Setup
+    body").  Without ``seed`` (and without an entered deal) the service draws a 256-bit seed.
+    Errors: 422 ``invalid-input`` (types), 422 ``invalid-setup`` (rule ID and field).
+    """
+    entry = game_entry(game)
+    body = load(schema(entry.schemas.SetupSchema), json_object())
+    body["options"] = entry.engine.resolve_options(body.get("options"))
+    seed = body.pop("seed", None)
+    if seed is None:
+        seed = secrets.randbits(256)
+    return {"state": entry.engine.setup(body, seed)}
+
+
+@blp.route("/<game>/legal-actions", methods=["POST"])
+@blp.arguments(LegalActionsRequestSchema)
+@blp.response(200, LegalActionsResponseSchema)
+@blp.alt_response(422, **_ERRORS)
+def legal_actions(body, game):
+    """Every legal action now, of ``player`` or of every player (``{"state", "player"?}``)."""
+    entry = game_entry(game)
+    state = load_state(entry, body["state"])
+    return {"actions": entry.engine.legal_actions(state, body.get("player")),
+            "to_move": entry.engine.to_move(state)}
+
+
+@blp.route("/<game>/validate", methods=["POST"])
+@blp.arguments(ActionRequestSchema)
+@blp.response(200, ValidateResponseSchema)
+@blp.alt_response(422, **_ERRORS)
+def validate(body, game):
+    """Judge an action without applying it: ``legal`` and every rule broken (rule ID, sentence)."""
+    entry = game_entry(game)
+    state = load_state(entry, body["state"])
+    action = load_action(entry, body["action"])
+    found = entry.engine.violations(state, action)
+    return {"legal": not found, "violations": [v.to_dict() for v in found]}
+
+
+@blp.route("/<game>/apply", methods=["POST"])
+@blp.arguments(ActionRequestSchema)
+@blp.response(200, ApplyResponseSchema)
+@blp.alt_response(422, **_ERRORS)
+def apply(body, game):
+    """Apply an action: the new snapshot, the events and the score.
+
+    422 ``illegal-action`` with ``violations`` (rule ID + sentence each) when the rules forbid
+    it; the state sent is then unchanged.
+    """
+    entry = game_entry(game)
+    state = load_state(entry, body["state"])
+    action = load_action(entry, body["action"])
+    new_state, events = entry.engine.apply(state, action)
+    return {"state": new_state, "events": events, "score": entry.engine.score(new_state),
+            "over": entry.engine.is_over(new_state)}

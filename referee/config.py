@@ -1,0 +1,28 @@
+"""Settings, read from the environment (``REFEREE_*``, ``REDIS_URL``) with sensible defaults.
+
+| variable | default | meaning |
+| --- | --- | --- |
+| ``REDIS_URL`` | unset | Redis for matches; unset = the in-process store (one process) |
+| ``REFEREE_MAX_BODY_BYTES`` | 262144 | larger request bodies get 413 |
+| ``REFEREE_MATCH_TTL_SECONDS`` | 86400 | an idle match expires after this |
+| ``REFEREE_LOG_LEVEL`` | INFO | logging level |
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+
+def from_env(env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Flask config values from ``env`` (default ``os.environ``)."""
+    env = dict(os.environ if env is None else env)
+    return {
+        "REDIS_URL": env.get("REDIS_URL") or None,
+        "MAX_CONTENT_LENGTH": int(env.get("REFEREE_MAX_BODY_BYTES", 256 * 1024)),
+        "MATCH_TTL_SECONDS": int(env.get("REFEREE_MATCH_TTL_SECONDS", 24 * 3600)),
+        "LOG_LEVEL": env.get("REFEREE_LOG_LEVEL", "INFO"),
+        "API_TITLE": "referee",
+        "API_VERSION": "1.0.0",
+        "OPENAPI_VERSION": "3.1.0",
+        "JSON_SORT_KEYS": False,
+    }

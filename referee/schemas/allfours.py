@@ -1,0 +1,184 @@
+"""All Fours request and response bodies (``shared/rules/allfours.md``, Vocabulary)."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from referee.games.base import UNKNOWN
+from referee.games.common.cards import PACK
+from referee.schemas.fields import Code, Mode, Options, PlayerName, Players, Seed
+
+SIDE_NAME = fields.String(validate=validate.Length(1, 64))
+
+
+def Card(**kwargs):
+    """A card code: rank 2-10, J, Q, K, A and suit C, D, H, S (``"10H"``)."""
+    return Code(PACK, "card (rank 2-10, J, Q, K, A and suit C, D, H, S, e.g. 10H)", **kwargs)
+
+
+def CardOrUnknown(**kwargs):
+    """A card code, or ``"unknown"`` for a face-down card in table mode."""
+    return Code(PACK + (UNKNOWN,), "card or 'unknown'", **kwargs)
+
+
+class DealSchema(Schema):
+    """An entered deal: 6 cards to each player and the stock, top first (the first kick)."""
+
+    hands = fields.Dict(keys=PlayerName(), values=fields.List(Card()), required=True)
+    stock = fields.List(Card(), required=True)
+
+
+class SetupSchema(Schema):
+    """``POST /v1/games/all-fours/setup``: players in play order (2, or 4 in partnerships),
+    the dealer (default the first player), options, mode; ``deal`` (entered deal) or ``seed``
+    (the service shuffles); in table mode an optional ``kick`` (the first kick's card)."""
+
+    players = Players(2, 4)
+    dealer = PlayerName()
+    sides = fields.Dict(keys=SIDE_NAME, values=fields.List(PlayerName()))
+    options = Options()
+    mode = Mode()
+    seed = Seed()
+    deal = fields.Nested(DealSchema)
+    kick = Card()
+
+
+class TrickSchema(Schema):
+    """A trick: who led and the cards in play order (``players`` and ``winner`` in a state)."""
+
+    leader = PlayerName(required=True)
+    cards = fields.List(Card(), required=True, validate=validate.Length(0, 4))
+    players = fields.List(PlayerName())
+    winner = PlayerName()
+
+
+class StateSchema(Schema):
+    """An All Fours snapshot as returned by setup/apply (types only: ``check_state`` decides
+    whether it is possible)."""
+
+    game = fields.String(validate=validate.Equal("all-fours"))
+    mode = Mode(required=True)
+    seed = Seed(required=True)
+    players = Players(2, 4)
+    sides = fields.Dict(keys=SIDE_NAME, values=fields.List(PlayerName()), required=True)
+    options = fields.Dict(required=True)
+    dealer = PlayerName(required=True)
+    next_dealer = PlayerName(allow_none=True, required=True)
+    hand_number = fields.Integer(required=True, validate=validate.Range(1))
+    redeals = fields.Integer(required=True, validate=validate.Range(0))
+    phase = fields.String(required=True, validate=validate.OneOf(
+        ["deal", "beg", "answer", "play", "hand_over", "game_over"]))
+    hands = fields.Dict(keys=PlayerName(), values=fields.List(CardOrUnknown()), required=True)
+    dealt = fields.Dict(keys=PlayerName(), values=fields.List(Card()), required=True)
+    stock = fields.List(Card(), required=True)
+    kicks = fields.List(Card(), required=True)
+    trump = fields.String(allow_none=True, required=True, validate=validate.OneOf("CDHS"))
+    beg = fields.String(allow_none=True, required=True, validate=validate.OneOf(
+        ["stand", "begged", "give_one", "run_pack"]))
+    tricks = fields.List(fields.Nested(TrickSchema), required=True)
+    trick = fields.Nested(TrickSchema, required=True)
+    exposed = fields.Dict(keys=PlayerName(), values=fields.List(Card()), required=True)
+    claims = fields.List(fields.Dict(), required=True)
+    reneges = fields.List(fields.Dict(), required=True)
+    score = fields.Dict(keys=SIDE_NAME, values=fields.Integer(), required=True)
+    hand_points = fields.Dict(keys=SIDE_NAME, values=fields.Integer(), required=True)
+    last_hand = fields.Dict(allow_none=True, required=True)
+    winner = fields.String(allow_none=True, required=True)
+
+
+class _Action(Schema):
+    player = PlayerName(required=True)
+
+
+def _action(kind: str, doc: str, **extra) -> type[Schema]:
+    attrs = {"type": fields.String(required=True, validate=validate.Equal(kind)), **extra,
+             "__doc__": doc}
+    return type(f"{kind.title().replace('_', '')}ActionSchema", (_Action,), attrs)
+
+
+ACTION_SCHEMAS: dict[str, type[Schema]] = {
+    "deal": _action("deal", "The dealer deals the next hand (AF-D2, D3); in table mode with the "
+                    "card kicked.", kick=Card()),
+    "stand": _action("stand", "The player on the dealer's right plays on with this trump (AF-B1)."),
+    "beg": _action("beg", "The player on the dealer's right begs (AF-B1)."),
+    "give_one": _action("give_one", "The dealer gives one point to the beggar's side (AF-B2)."),
+    "run_pack": _action("run_pack", "The dealer runs the pack (AF-B3); in table mode with the "
+                        "kicks turned, in order.",
+                        kicks=fields.List(Card(), validate=validate.Length(1, 5))),
+    "play": _action("play", "Play a card to the current trick (AF-P1…P5).", card=Card(required=True)),
+    "call": _action("call", "Call an opponent's exposed card to this trick (AF-P6).",
+                    card=Card(required=True)),
+    "expose": _action("expose", "Table mode: record a card shown out of turn (AF-P6).",
+                      card=Card(required=True)),
+    "misdeal": _action("misdeal", "Table mode: a wrong number of cards was dealt (AF-I2)."),
+}
+
+
+class SheetTrickSchema(Schema):
+    """A trick on a sheet: its leader and the cards in play order from the leader."""
+
+    leader = PlayerName(required=True)
+    cards = fields.List(Card(), required=True)
+
+
+class SheetSchema(Schema):
+    """A trick sheet (``shared/cases/README.md``, AF-X1)."""
+
+    players = Players(2, 4)
+    sides = fields.Dict(keys=SIDE_NAME, values=fields.List(PlayerName()))
+    dealer = PlayerName(required=True)
+    kicks = fields.List(Card(), required=True, validate=validate.Length(1, 6))
+    beg = fields.String(required=True, validate=validate.OneOf(["stand", "give_one",
+                                                                "run_pack"]))
+    tricks = fields.List(fields.Nested(SheetTrickSchema), required=True,
+                         validate=validate.Length(1, 21))
+    score_before = fields.Dict(keys=SIDE_NAME, values=fields.Integer(
+        validate=validate.Range(0, 10000)))
+
+
+class ScoreRequestSchema(Schema):
+    """``POST /v1/games/all-fours/score``: ``{"sheet", "options"?}``."""
+
+    sheet = fields.Nested(SheetSchema, required=True)
+    options = Options()
+
+
+class CardHolderSchema(Schema):
+    card = fields.String(required=True)
+    player = fields.String(required=True, metadata={"description": "who was dealt it"})
+
+
+class JackSchema(Schema):
+    player = fields.String(required=True, metadata={"description": "who was dealt the jack"})
+    won_by = fields.String(required=True, metadata={"description": "who won its trick"})
+    points = fields.Integer(required=True)
+    hanged = fields.Boolean(required=True)
+
+
+class GameResultSchema(Schema):
+    totals = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    side = fields.String(allow_none=True, required=True)
+
+
+class RenegeSchema(Schema):
+    player = fields.String(required=True)
+    trick = fields.Integer(required=True, metadata={"description": "trick of the failure, from 1"})
+    rule = fields.String(required=True)
+    proven_by = fields.String(required=True)
+    proven_at = fields.Integer(required=True)
+    loses_game = fields.Boolean(required=True)
+
+
+class ScoreResponseSchema(Schema):
+    """The hand's score from a trick sheet, in the order of AF-S6."""
+
+    valid = fields.Boolean(required=True)
+    points = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    score = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                        metadata={"description": "match score after this hand"})
+    winner = fields.String(allow_none=True, required=True)
+    trump = fields.String(required=True)
+    high = fields.Nested(CardHolderSchema, allow_none=True, required=True)
+    low = fields.Nested(CardHolderSchema, allow_none=True, required=True)
+    jack = fields.Nested(JackSchema, allow_none=True, required=True)
+    game = fields.Nested(GameResultSchema, required=True)
+    reneges = fields.List(fields.Nested(RenegeSchema), required=True)

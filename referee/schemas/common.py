@@ -1,0 +1,74 @@
+"""Envelopes shared by every game: the stateless endpoints' request and response bodies."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+from referee.schemas.fields import PlayerName
+
+
+class StateRequestSchema(Schema):
+    """``{"state": snapshot}`` — the snapshot is checked by the game's ``StateSchema``."""
+
+    state = fields.Dict(required=True, metadata={"description": "a snapshot from setup/apply"})
+
+
+class LegalActionsRequestSchema(StateRequestSchema):
+    """``{"state", "player"?}``: without ``player``, every player's legal actions."""
+
+    player = PlayerName()
+
+
+class ActionRequestSchema(StateRequestSchema):
+    """``{"state", "action"}``: the action is checked by the game's action schemas."""
+
+    action = fields.Dict(required=True, metadata={"description": "an action: type, player, …"})
+
+
+class ViolationOut(Schema):
+    """A broken rule."""
+
+    rule = fields.String(required=True)
+    message = fields.String(required=True)
+    field = fields.String()
+
+
+class SetupResponseSchema(Schema):
+    """The initial snapshot."""
+
+    state = fields.Dict(required=True)
+
+
+class LegalActionsResponseSchema(Schema):
+    """Every legal action now; ``to_move`` lists who may act."""
+
+    actions = fields.List(fields.Dict(), required=True)
+    to_move = fields.List(fields.String(), required=True)
+
+
+class ValidateResponseSchema(Schema):
+    """``legal`` and, when false, every rule broken."""
+
+    legal = fields.Boolean(required=True)
+    violations = fields.List(fields.Nested(ViolationOut), required=True)
+
+
+class ApplyResponseSchema(Schema):
+    """The new snapshot, what happened, and the score."""
+
+    state = fields.Dict(required=True)
+    events = fields.List(fields.Dict(), required=True)
+    score = fields.Dict(required=True)
+    over = fields.Boolean(required=True)
+
+
+class GameSchema(Schema):
+    """A registered game."""
+
+    name = fields.String(required=True)
+    title = fields.String(required=True)
+    players = fields.Dict(required=True, metadata={"description": "{min, max}"})
+    modes = fields.List(fields.String(), required=True)
+    rules_version = fields.String(required=True)
+    options = fields.Dict(required=True, metadata={"description": "{name: {default, type, rule, "
+                                                   "description, choices?}}"})
+    actions = fields.List(fields.String(), required=True)
