@@ -1,0 +1,211 @@
+"""Private choices: lose_influence (COUP-L1), return_cards (A7, A8a), show_card and
+examine_decide (A8b), choose_card (S5).
+
+A card is named as a character; at a table (COUP-X1) ``"unknown"`` names a face-down card the
+referee was not told about — except a card turned face up, which everyone sees.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from referee.games.base import UNKNOWN, Problems, event
+from referee.games.coup.cards import exchange_return_rule, is_card_name
+from referee.games.coup.flow import (DECLARE, DECIDE, END, advance, draw, emit_secret,
+                                     shuffle_court, turn_up)
+from referee.games.coup.table import can_take, nameable_cards, take_cards
+
+
+def _check_card_name(state: dict[str, Any], card: Any, rule: str, where: str,
+                     problems: Problems, face_up: bool = False) -> bool:
+    """The card must be a character (or, for a face-down card at a table, unknown)."""
+    if is_card_name(card, state["mode"]) and not (face_up and card == UNKNOWN):
+        return True
+    known = "a character" if face_up or state["mode"] == "digital" else "a character or unknown"
+    problems.add(rule, f"{card!r} is not a card name here; name {known}.", where)
+    return False
+
+
+def card_choices(state: dict[str, Any], pool: list[str], face_up: bool = False) -> list[str]:
+    """Every name one card of ``pool`` may be given (COUP-X1); ``"unknown"`` too for an
+    unknown card that stays face down."""
+    names = nameable_cards(state, pool)
+    if UNKNOWN in pool and not face_up:
+        names.append(UNKNOWN)
+    return names
+
+
+# --- lose_influence ------------------------------------------------------------------------
+def check_lose(state: dict[str, Any], action: dict[str, Any], problems: Problems) -> None:
+    """COUP-L1: the loser turns up one of their own face-down cards (X1 at a table)."""
+    player, card = action["player"], action["card"]
+    if not _check_card_name(state, card, "COUP-L1", "action.card", problems, face_up=True):
+        return
+    if not can_take(state, state["hands"][player], [card]):
+        rule = "COUP-X1" if state["mode"] == "table" else "COUP-L1"
+        problems.add(rule, f"{player} has no face-down {card} to turn up.", "action.card")
+
+
+def play_lose(state: dict[str, Any], action: dict[str, Any], events: list) -> None:
+    """Turn the card face up (L1); the loser may be out (L2) and the game over (E1)."""
+    turn_up(state, action["player"], action["card"], state["loss"]["rule"], events)
+    advance(state, events)
+
+
+def legal_losses(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """One lose_influence per card the loser may turn up (L1, X1)."""
+    player = state["loss"]["player"]
+    return [{"type": "lose_influence", "player": player, "card": c}
+            for c in card_choices(state, state["hands"][player], face_up=True)]
+
+
+# --- return_cards (exchange) ---------------------------------------------------------------
+def check_return(state: dict[str, Any], action: dict[str, Any], problems: Problems) -> None:
+    """COUP-A7 / A8a: return exactly as many cards as were drawn, all from the exchanger's
+    face-down cards and the draw."""
+    turn = state["turn"]
+    player, cards = action["player"], action["cards"]
+    rule = exchange_return_rule(state["options"]["exchanger"])
+    if player != turn["player"]:
+        problems.add(rule, f"Only {turn['player']}, the exchanger, returns cards.",
+                     "action.player")
+        return
+    count = len(turn["drawn"])
+    if len(cards) != count:
+        problems.add(rule, f"{player} must return exactly {count} card"
+                     f"{'s' if count != 1 else ''}, not {len(cards)}.", "action.cards")
+    names_ok = all([_check_card_name(state, c, rule, f"action.cards[{i}]", problems)
+                    for i, c in enumerate(cards)])
+    if names_ok and not can_take(state, state["hands"][player] + turn["drawn"], cards):
+        problems.add(rule, f"{player} cannot return {', '.join(cards)}: they are not all among "
+                     "their face-down cards and the cards drawn.", "action.cards")
+
+
+def play_return(state: dict[str, Any], action: dict[str, Any], events: list) -> None:
+    """Keep the rest, put the returned cards in the court deck and shuffle it (A7, A8a)."""
+    turn = state["turn"]
+    player = action["player"]
+    kept, returned = take_cards(state, state["hands"][player] + turn["drawn"], action["cards"])
+    state["hands"][player] = kept
+    turn["drawn"] = []
+    state["court"].extend(returned)
+    shuffle_court(state)
+    emit_secret(events, "cards_returned", [player], {"cards": returned, "kept": list(kept)},
+                player=player, count=len(returned))
+    turn["stage"] = END
+    advance(state, events)
+
+
+def legal_returns(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """One return_cards per distinct set of cards of the pool (A7, A8a); at a table an unknown
+    card is listed as ``"unknown"`` (it may also be named, X1)."""
+    turn = state["turn"]
+    pool = state["hands"][turn["player"]] + turn["drawn"]
+    sets = sorted({tuple(sorted(c)) for c in combinations(pool, len(turn["drawn"]))})
+    return [{"type": "return_cards", "player": turn["player"], "cards": list(s)} for s in sets]
+
+
+# --- examine: show_card and examine_decide -------------------------------------------------
+def check_show(state: dict[str, Any], action: dict[str, Any], problems: Problems) -> None:
+    """COUP-A8b: the examined player chooses one of their own face-down cards."""
+    target = state["turn"]["action"]["target"]
+    player, card = action["player"], action["card"]
+    if player != target:
+        problems.add("COUP-A8b", f"Only {target}, the examined player, chooses the card shown.",
+                     "action.player")
+        return
+    if _check_card_name(state, card, "COUP-A8b", "action.card", problems) and not can_take(
+            state, state["hands"][player], [card]):
+        rule = "COUP-X1" if state["mode"] == "table" else "COUP-A8b"
+        problems.add(rule, f"{player} has no face-down {card} to show.", "action.card")
+
+
+def play_show(state: dict[str, Any], action: dict[str, Any], events: list) -> None:
+    """Show the card to the Inquisitor alone (A8b, V1); a named unknown card becomes known."""
+    turn = state["turn"]
+    player, card = action["player"], action["card"]
+    rest, taken = take_cards(state, state["hands"][player], [card])
+    state["hands"][player] = rest + taken
+    turn["shown"] = card
+    turn["stage"] = DECIDE
+    emit_secret(events, "card_shown", [turn["player"], player], {"card": card},
+                player=player, to=turn["player"], rule="COUP-A8b")
+
+
+def legal_shows(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """One show_card per card the examined player may show (A8b, X1)."""
+    target = state["turn"]["action"]["target"]
+    return [{"type": "show_card", "player": target, "card": c}
+            for c in card_choices(state, state["hands"][target])]
+
+
+def check_decide(state: dict[str, Any], action: dict[str, Any], problems: Problems) -> None:
+    """COUP-A8b: the Inquisitor gives the card back or has it swapped."""
+    actor = state["turn"]["player"]
+    if action["player"] != actor:
+        problems.add("COUP-A8b", f"Only {actor}, the Inquisitor, decides.", "action.player")
+
+
+def play_decide(state: dict[str, Any], action: dict[str, Any], events: list) -> None:
+    """Give the card back, or swap it: shuffled into the court deck then a new card drawn
+    (seed order) or drawn first (``examine_order: "reformation"``) — COUP-A8b."""
+    turn = state["turn"]
+    target, card = turn["action"]["target"], turn["shown"]
+    turn["shown"] = None
+    turn["stage"] = END
+    if action["swap"]:
+        hand, _ = take_cards(state, state["hands"][target], [card])
+        if state["options"]["examine_order"] == "reformation":
+            hand.append(draw(state))
+            state["court"].append(card)
+            shuffle_court(state)
+        else:
+            state["court"].append(card)
+            shuffle_court(state)
+            hand.append(draw(state))
+        state["hands"][target] = hand
+        emit_secret(events, "examined_card_swapped", [target], {"card": hand[-1]},
+                    player=target, by=turn["player"], rule="COUP-A8b")
+    else:
+        events.append(event("examined_card_kept", player=target, by=turn["player"],
+                            rule="COUP-A8b"))
+    advance(state, events)
+
+
+def legal_decisions(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Both examine_decide answers of the Inquisitor (A8b)."""
+    actor = state["turn"]["player"]
+    return [{"type": "examine_decide", "player": actor, "swap": s} for s in (False, True)]
+
+
+# --- choose_card (2-player setup) ----------------------------------------------------------
+def check_choose(state: dict[str, Any], action: dict[str, Any], problems: Problems) -> None:
+    """COUP-S5: each player once chooses their second card from their own pile."""
+    player, card = action["player"], action["card"]
+    pile = state["piles"][player]
+    if len(state["hands"][player]) > 1:
+        problems.add("COUP-S5", f"{player} has already chosen a card.", "action.player")
+    elif _check_card_name(state, card, "COUP-S5", "action.card", problems) and not can_take(
+            state, pile, [card]):
+        problems.add("COUP-S5", f"{player}'s pile holds no {card}.", "action.card")
+
+
+def play_choose(state: dict[str, Any], action: dict[str, Any], events: list) -> None:
+    """Take the card; the pile's other four are out of the game, unseen (S5).  The first turn
+    starts once both have chosen."""
+    player = action["player"]
+    rest, taken = take_cards(state, state["piles"][player], [action["card"]])
+    state["piles"][player] = rest
+    state["hands"][player].append(taken[0])
+    emit_secret(events, "card_chosen", [player], {"card": taken[0]}, player=player,
+                rule="COUP-S5")
+    if all(len(state["hands"][p]) == 2 for p in state["players"]):
+        state["turn"]["stage"] = DECLARE
+        events.append(event("turn_started", player=state["turn"]["player"],
+                            number=state["turn"]["number"]))
+
+
+def legal_choices(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each player still to choose: one choose_card per card of their pile (S5)."""
+    return [{"type": "choose_card", "player": p, "card": c} for p in state["players"]
+            if len(state["hands"][p]) == 1 for c in card_choices(state, state["piles"][p])]

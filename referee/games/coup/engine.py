@@ -1,0 +1,121 @@
+"""Coup (French edition "Complots") as a pure rules engine: ``shared/rules/coup.md``.
+
+State (a JSON object; see :mod:`referee.games.coup.flow` for ``turn`` and ``loss``)::
+
+    {"game": "coup", "mode": "digital"|"table", "seed": int|str, "options": {...},
+     "players": [names in seat order],
+     "coins": {player: n}, "treasury": n,                    # sum = 54 (COUP-S7)
+     "hands": {player: [face-down cards]},                   # influence; "unknown" at a table
+     "revealed": {player: [face-up cards]},                  # dead for good (COUP-L1)
+     "court": [cards, top first],
+     "piles": {player: [cards]} | {},                        # 2 players: COUP-S5
+     "shuffles": n,                                          # court shuffles so far
+     "turn": {...}, "loss": null | {"player", "rule"}, "winner": null | player}
+
+Options (COUP-S2, S6, S8, A6, A8b): ``exchanger`` ``"ambassador"``|``"inquisitor"``,
+``first_player`` (a player or null = first seat), ``two_player_first_coin``,
+``steal_from_empty``, ``examine_order`` ``"seed"``|``"reformation"``.
+
+``close_window`` (COUP-W1) is sent with ``"player": "host"``; ``"host"`` is therefore not a
+valid player name.  ``legal_actions(state, None)`` lists the host's ``close_window`` while a
+window is open; ``to_move`` lists seats only.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games.base import (Engine, IllegalAction, InvalidSetup, OptionSpec, Violation)
+from referee.games.coup import actions
+from referee.games.coup.cards import EXCHANGERS
+from referee.games.coup.setup import setup_game
+from referee.games.coup.snapshot import check_snapshot
+from referee.games.coup.views import view_of
+
+
+class CoupEngine(Engine):
+    """The Coup referee: setup, snapshot check, legal actions, violations, apply, score."""
+
+    name = "coup"
+    title = "Coup"
+    min_players = 2
+    max_players = 8
+    rules_version = "1"
+    options = {
+        "exchanger": OptionSpec("ambassador", "choice", "COUP-S2",
+                                "The fifth character: Ambassador or Inquisitor.",
+                                choices=EXCHANGERS),
+        "first_player": OptionSpec(None, "str", "COUP-S8",
+                                   "Who takes the first turn (null: the first seat)."),
+        "two_player_first_coin": OptionSpec(False, "bool", "COUP-S6",
+                                            "2 players: the first player starts with 1 coin."),
+        "steal_from_empty": OptionSpec(False, "bool", "COUP-A6",
+                                       "Allow stealing from a player with no coins."),
+        "examine_order": OptionSpec("seed", "choice", "COUP-A8b",
+                                    "Swap after examine: shuffle in then draw (seed) or draw "
+                                    "first (reformation).", choices=("seed", "reformation")),
+    }
+
+    def setup(self, body: dict[str, Any], seed: int | str) -> dict[str, Any]:
+        """Start a game (COUP-S1–S8): ``body`` = ``{"players", "options", "mode", "deal"?}``,
+        ``seed`` drives the deal and every later court shuffle.  Raises :class:`InvalidSetup`."""
+        if not isinstance(body, dict):
+            raise InvalidSetup(Violation("COUP-S1", "The setup body must be an object.", "body"))
+        unknown = set(body) - {"players", "options", "mode", "seed", "deal"}
+        if unknown:
+            raise InvalidSetup([Violation("COUP-S1", f"Unknown setup field {k!r}.", k)
+                                for k in sorted(unknown)])
+        options = body.get("options")
+        if options is not None and not isinstance(options, dict):
+            raise InvalidSetup(Violation("COUP-S2", "options must be an object.", "options"))
+        return setup_game(body, self.resolve_options(options), 0 if seed is None else seed)
+
+    def check_state(self, state: dict[str, Any]) -> None:
+        """Raise :class:`ImpossibleState` naming every problem of a snapshot (types, S2, S3,
+        S4, S5, S7, L2, E1, the turn record)."""
+        check_snapshot(state, self.resolve_options)
+
+    def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[dict]:
+        """Every legal action now: of ``player`` (``"host"`` for close_window) or, with
+        ``None``, of everyone.  Raises :class:`ImpossibleState` on a bad snapshot."""
+        self.check_state(state)
+        listed = actions.legal_actions(state)
+        if player is None:
+            return listed
+        return [a for a in listed if a["player"] == player]
+
+    def violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
+        """Every rule ``action`` breaks now, each with its rule ID; empty when legal."""
+        self.check_state(state)
+        return actions.violations(state, action)
+
+    def apply(self, state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, list[dict]]:
+        """Apply ``action`` to a copy of ``state``: ``(new state, events)``.  Events holding a
+        card some seats may not see carry ``visible_to``.  Raises :class:`IllegalAction`."""
+        self.check_state(state)
+        problems = actions.violations(state, action)
+        if problems:
+            raise IllegalAction(problems)
+        return actions.play(state, action)
+
+    def score(self, state: dict[str, Any]) -> dict[str, Any]:
+        """``{"points": {player: influence left}, "totals": {player: coins}, "winner": player
+        or None}`` (COUP-E1: the last player with influence wins)."""
+        return {"points": {p: len(state["hands"][p]) for p in state["players"]},
+                "totals": dict(state["coins"]), "winner": state["winner"]}
+
+    def is_over(self, state: dict[str, Any]) -> bool:
+        """True when only one player has influence left (COUP-E1)."""
+        return state["winner"] is not None
+
+    def to_move(self, state: dict[str, Any]) -> list[str]:
+        """Seats that may act now, in seat order (several in an open window; not the host)."""
+        movers = {a["player"] for a in actions.legal_actions(state)}
+        return [p for p in state["players"] if p in movers]
+
+    def view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """A seat's view, the public view (``None``) or the referee's (COUP-V1)."""
+        self.check_state(state)
+        return view_of(state, viewer, self.to_move(state), actions.awaiting(state))
+
+
+ENGINE = CoupEngine()
