@@ -1,0 +1,285 @@
+"""What a Gnoming A Round action may do now: its violations and the list of legal actions.
+
+Actions (rules file, Vocabulary): ``flip`` (``position``), ``draw`` (``source``
+``"draw_pile"``/``"discard"`` + ``pile``), ``place`` (``position``), ``discard`` (``pile``;
+none for a Hazard).  In table mode (GN-X1) a card turned up is entered with ``card``: on
+``flip``, on ``draw`` from the draw pile, on ``place`` onto a face-down card (the card it
+replaces), and on ``discard`` when a discard pile is started (GN-S1) or restarted (GN-D4).
+
+Phases of the state: ``setup`` (GN-S2 flips; in table mode the starter starts the piles),
+``draw``, ``play`` (holding the drawn card), ``bounce`` (holding a replaced card that may
+bounce, GN-B1), ``discard`` (holding a card that must be discarded), ``restart`` (table mode,
+GN-D4), ``hazard`` (GN-D1 flips), ``reveal`` (table mode, GN-E2), ``over``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games.base import UNKNOWN, Violation
+from referee.games.gnoming.cards import (
+    CARDS_TEXT, HAZARD, MULLIGAN, POSITIONS, is_card, is_position, is_positive, pos_name)
+from referee.games.gnoming.table import entered_card_problem, possible_from_draw_pile, unseen
+
+FIELDS = {"flip": {"position", "card"}, "draw": {"source", "pile", "card"},
+          "place": {"position", "card"}, "discard": {"pile", "card"}}
+HOLDING_PHASES = ("play", "bounce", "discard")
+TURN_PHASES = ("draw", *HOLDING_PHASES, "restart")
+
+
+def face_down_count(grid: list[list[dict]]) -> int:
+    """How many cards of a layout are still face down (GN-E1: none left = out)."""
+    return sum(not cell["up"] for row in grid for cell in row)
+
+
+def face_up_mulligans(grid: list[list[dict]]) -> int:
+    """How many face-up Mulligans a layout holds (GN-M1)."""
+    return sum(cell["up"] and cell["card"] == MULLIGAN for row in grid for cell in row)
+
+
+def to_move(state: dict[str, Any]) -> list[str]:
+    """Players who may act now, in seat order."""
+    phase = state["phase"]
+    if phase in TURN_PHASES:
+        return [state["turn"]["player"]]
+    if phase == "reveal":
+        return [p for p in state["players"] if face_down_count(state["layouts"][p])]
+    movers = [p for p in state["players"] if state["flips_due"][p] > 0]
+    if phase == "setup" and state["mode"] == "table" and not all(state["discard_piles"]):
+        movers = sorted(set(movers) | {state["starter"]}, key=state["players"].index)
+    return movers if phase in ("setup", "hazard") else []
+
+
+def bounce_problem(state: dict[str, Any]) -> str | None:
+    """Why the card just replaced may not bounce (GN-B1), or ``None`` when it may."""
+    turn = state["turn"]
+    card, player = turn["holding"], turn["player"]
+    last = pos_name(turn["filled"][-1])
+    if not turn["replaced_face_down"]:
+        return f"the card replaced at {last} was face up, which ends the chain"
+    if not is_positive(card):
+        kind = {MULLIGAN: "a Mulligan", HAZARD: "a Hazard"}.get(card, "a negative card")
+        return f"{card!r} is {kind}, which never bounces"
+    grid = state["layouts"][player]
+    if not any(cell["up"] and cell["card"] == card for row in grid for cell in row):
+        return f"{card!r} matches no face-up positive card of {player}'s layout"
+    if len(turn["filled"]) == len(POSITIONS):
+        return "every position of the layout was already filled this turn"
+    return None
+
+
+def shape_violations(state: dict[str, Any], action: Any) -> list[Violation]:
+    """Violations of an action's shape: type, player, fields and their values."""
+    if not isinstance(action, dict):
+        return [Violation("GN-T1", "An action is an object with type and player.", "action")]
+    kind, player = action.get("type"), action.get("player")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        return [Violation("GN-T1", f"Unknown action type {kind!r}; the actions are flip, draw, "
+                          "place and discard.", "action.type")]
+    found = []
+    if not isinstance(player, str) or player not in state["players"]:
+        found.append(Violation("GN-C2", f"{player!r} is not a player of this game "
+                               f"({', '.join(state['players'])}).", "action.player"))
+    for key in sorted(set(action) - FIELDS[kind] - {"type", "player"}, key=str):
+        found.append(Violation("GN-T1", f"A {kind} action has no field {key!r}.",
+                               f"action.{key}"))
+    if "position" in FIELDS[kind] and not is_position(action.get("position")):
+        found.append(Violation("GN-S1", f"position must be [row, col] with both 0–2, not "
+                               f"{action.get('position')!r}.", "action.position"))
+    if "pile" in action and not (type(action["pile"]) is int and action["pile"] in (0, 1)):
+        found.append(Violation("GN-S1", f"pile must be 0 or 1 (the two discard piles), not "
+                               f"{action['pile']!r}.", "action.pile"))
+    if kind == "draw" and action.get("source") not in ("draw_pile", "discard"):
+        found.append(Violation("GN-T1", f"source must be \"draw_pile\" or \"discard\", not "
+                               f"{action.get('source')!r}.", "action.source"))
+    if "card" in action and not is_card(action["card"]):
+        found.append(Violation("GN-C1", f"{action['card']!r} is not a card of the deck (cards: "
+                               f"{CARDS_TEXT}).", "action.card"))
+    return found
+
+
+def violations(state: dict[str, Any], action: Any) -> list[Violation]:
+    """Every rule ``action`` breaks in ``state`` (a checked state); empty when legal."""
+    found = shape_violations(state, action)
+    if found:
+        return found
+    if state["phase"] == "over":
+        return [Violation("GN-W1", "The game is over; no more actions.")]
+    return CHECKS[action["type"]](state, action)
+
+
+def _card_entry(state: dict[str, Any], action: dict, needed_at: str | None) -> list[Violation]:
+    """GN-X1: in table mode ``card`` is sent exactly when a card is turned up (``needed_at``
+    ``"face_down"`` or ``"draw_pile"``) and must still be possible; digital mode never sends it."""
+    card = action.get("card")
+    if state["mode"] == "digital":
+        return [] if card is None else [Violation(
+            "GN-X1", "Cards are entered only in table mode; in digital mode the service knows "
+            "every card.", "action.card")]
+    if needed_at is None:
+        return [] if card is None else [Violation(
+            "GN-X1", "No card is turned up by this action, so it takes no card.", "action.card")]
+    if card is None:
+        return [Violation("GN-X1", "Table mode: enter the card turned up (card).", "action.card")]
+    problem = entered_card_problem(state, card, needed_at)
+    return [Violation("GN-X1", problem, "action.card")] if problem else []
+
+
+def _not_now(state: dict[str, Any], player: str, doing: str) -> Violation:
+    """The violation for an action out of turn or out of phase."""
+    phase, turn_player = state["phase"], state["turn"]["player"]
+    if phase in TURN_PHASES and player != turn_player:
+        return Violation("GN-S3", f"It is {turn_player}'s turn, not {player}'s.", "action.player")
+    waiting = {"setup": ("GN-S2", "the players turning up their two cards before play"),
+               "hazard": ("GN-D1", "the players turning up a card for the Hazard"),
+               "reveal": ("GN-E2", "the face-down cards being turned up at the end of the round"),
+               "restart": ("GN-D4", f"{turn_player} restarting an empty discard pile"),
+               "draw": ("GN-T1", f"{turn_player} to draw"),
+               "play": ("GN-T2", f"{turn_player} to place or discard the drawn card"),
+               "bounce": ("GN-B1", f"{turn_player} to bounce or discard the replaced card"),
+               "discard": ("GN-T3", f"{turn_player} to discard the replaced card")}
+    rule, what = waiting[phase]
+    return Violation(rule, f"{player} cannot {doing} now: the game waits for {what}.")
+
+
+def _check_flip(state: dict[str, Any], action: dict) -> list[Violation]:
+    """GN-S2 (two cards before play), GN-D1/GN-D3 (one card for a Hazard), GN-E2 (table mode:
+    every face-down card at the end of the round)."""
+    player, phase = action["player"], state["phase"]
+    rule = {"setup": "GN-S2", "hazard": "GN-D1", "reveal": "GN-E2"}.get(phase)
+    if rule is None:
+        return [_not_now(state, player, "turn up a card")]
+    grid = state["layouts"][player]
+    if phase != "reveal" and state["flips_due"][player] == 0:
+        why = {"GN-S2": f"{player} has already turned up their two cards",
+               "GN-D1": f"{player} turns up no card for this Hazard (the one who discarded it, "
+                        "or only one face-down card left: GN-D3)"}[rule]
+        return [Violation(rule, f"{why}.", "action.player")]
+    if phase == "reveal" and not face_down_count(grid):
+        return [Violation(rule, f"{player} has no face-down card left.", "action.player")]
+    r, c = action["position"]
+    if grid[r][c]["up"]:
+        return [Violation(rule, f"The card at {pos_name((r, c))} of {player}'s layout is already "
+                          "face up.", "action.position")]
+    return _card_entry(state, action, "face_down")
+
+
+def _check_draw(state: dict[str, Any], action: dict) -> list[Violation]:
+    """GN-T1: the turn's player draws once, from the draw pile or a non-empty discard pile."""
+    player = action["player"]
+    if state["phase"] != "draw" or player != state["turn"]["player"]:
+        if player == state["turn"]["player"] and state["phase"] in HOLDING_PHASES:
+            return [Violation("GN-T1", f"{player} has already drawn this turn.")]
+        return [_not_now(state, player, "draw")]
+    if action["source"] == "draw_pile":
+        if "pile" in action:
+            return [Violation("GN-T1", "pile is only for a draw from a discard pile.",
+                              "action.pile")]
+        return _card_entry(state, action, "draw_pile")
+    if "pile" not in action:
+        return [Violation("GN-T1", "Name the discard pile (pile 0 or 1) to draw from.",
+                          "action.pile")]
+    if not state["discard_piles"][action["pile"]]:
+        return [Violation("GN-T1", f"Discard pile {action['pile']} is empty.", "action.pile")]
+    return _card_entry(state, action, None)
+
+
+def _check_place(state: dict[str, Any], action: dict) -> list[Violation]:
+    """GN-T2 (place the drawn card anywhere), GN-B1 (bounce onto a position not filled this
+    turn), GN-M1 (the Mulligan limit)."""
+    player, phase, turn = action["player"], state["phase"], state["turn"]
+    if player != turn["player"] or phase not in HOLDING_PHASES:
+        if player == turn["player"] and phase == "draw":
+            return [Violation("GN-T1", f"{player} must draw before placing a card.")]
+        return [_not_now(state, player, "place a card")]
+    if phase == "discard":
+        return [Violation("GN-B1", f"{turn['holding']!r} cannot bounce: "
+                          f"{bounce_problem(state)}; discard it (GN-T3).")]
+    r, c = action["position"]
+    found = []
+    if [r, c] in turn["filled"]:
+        found.append(Violation("GN-B1", f"A bounce may not land on {pos_name((r, c))}, already "
+                               "filled this turn.", "action.position"))
+    grid = state["layouts"][player]
+    if turn["holding"] == MULLIGAN:
+        after = face_up_mulligans(grid) + 1 - (grid[r][c]["up"] and grid[r][c]["card"] == MULLIGAN)
+        allowed = max(1, turn["mulligans_at_start"])
+        if after > allowed:
+            found.append(Violation("GN-M1", f"Placing this Mulligan would leave {player} with "
+                                   f"{after} face-up Mulligans; at most {allowed} may lie face up "
+                                   "at the end of the turn.", "action.position"))
+    found += _card_entry(state, action, None if grid[r][c]["up"] else "face_down")
+    return found
+
+
+def _check_discard(state: dict[str, Any], action: dict) -> list[Violation]:
+    """GN-T3 (discard onto either pile), GN-D2 (a Hazard leaves play, no pile), and in table
+    mode the card turned up to start (GN-S1) or restart (GN-D4) an empty pile."""
+    player, phase, turn = action["player"], state["phase"], state["turn"]
+    starting = (state["mode"] == "table" and
+                (phase == "restart" and player == turn["player"]
+                 or phase == "setup" and player == state["starter"]
+                 and not all(state["discard_piles"])))
+    if starting:
+        rule = "GN-D4" if phase == "restart" else "GN-S1"
+        if "pile" not in action or state["discard_piles"][action["pile"]]:
+            empty = [i for i, pile in enumerate(state["discard_piles"]) if not pile]
+            return [Violation(rule, f"Turn up the top card of the draw pile onto the empty "
+                              f"discard pile {empty[0]}.", "action.pile")]
+        return _card_entry(state, action, "draw_pile")
+    if player != turn["player"] or phase not in HOLDING_PHASES:
+        if player == turn["player"] and phase == "draw":
+            return [Violation("GN-T1", f"{player} must draw before discarding.")]
+        return [_not_now(state, player, "discard")]
+    found = _card_entry(state, action, None)
+    if turn["holding"] == HAZARD and "pile" in action:
+        found.append(Violation("GN-D2", "A discarded Hazard leaves play and never lies on a "
+                               "discard pile: send discard without pile.", "action.pile"))
+    elif turn["holding"] != HAZARD and "pile" not in action:
+        found.append(Violation("GN-T3", f"Name the discard pile (0 or 1) for "
+                               f"{turn['holding']!r}.", "action.pile"))
+    return found
+
+
+CHECKS = {"flip": _check_flip, "draw": _check_draw, "place": _check_place,
+          "discard": _check_discard}
+
+
+def legal_actions(state: dict[str, Any], player: str | None = None) -> list[dict[str, Any]]:
+    """Every legal action now, of ``player`` or of everyone; in table mode one action per card
+    the turned-up card may still be (GN-X1)."""
+    if state["phase"] == "over":
+        return []
+    movers = [p for p in to_move(state) if player is None or p == player]
+    candidates: list[dict[str, Any]] = []
+    table = state["mode"] == "table"
+    face_down_cards = unseen(state) if table else [None]
+    draw_cards = possible_from_draw_pile(state) if table else [None]
+    for p in movers:
+        grid = state["layouts"][p]
+        down = [[r, c] for r, c in POSITIONS if not grid[r][c]["up"]]
+        if state["phase"] in ("setup", "hazard", "reveal"):
+            candidates += [_with_card({"type": "flip", "player": p, "position": pos}, card)
+                           for pos in down for card in face_down_cards]
+        if state["phase"] in ("setup", "restart") and table:
+            candidates += [_with_card({"type": "discard", "player": p, "pile": i}, card)
+                           for i in (0, 1) for card in draw_cards]
+        if state["phase"] == "draw":
+            candidates += [_with_card({"type": "draw", "player": p, "source": "draw_pile"}, card)
+                           for card in draw_cards]
+            candidates += [{"type": "draw", "player": p, "source": "discard", "pile": i}
+                           for i in (0, 1)]
+        if state["phase"] in HOLDING_PHASES:
+            candidates += [_with_card({"type": "place", "player": p, "position": [r, c]}, card)
+                           for r, c in POSITIONS
+                           for card in (face_down_cards if not grid[r][c]["up"] else [None])]
+            if state["turn"]["holding"] == HAZARD:
+                candidates.append({"type": "discard", "player": p})
+            else:
+                candidates += [{"type": "discard", "player": p, "pile": i} for i in (0, 1)]
+    return [a for a in candidates if not violations(state, a)]
+
+
+def _with_card(action: dict[str, Any], card: str | None) -> dict[str, Any]:
+    if card is not None and card != UNKNOWN:
+        action["card"] = card
+    return action

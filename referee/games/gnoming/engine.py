@@ -1,0 +1,107 @@
+"""The Gnoming A Round engine (rules: ``shared/rules/gnoming.md``, registry name ``gnoming``).
+
+A golf-style game: each player builds a 3×3 layout; lowest total after the rounds wins.  The
+pieces live in their own modules: ``cards`` (the deck, GN-C1), ``setup`` (GN-S*), ``actions``
+(violations and legal actions), ``play`` (applying them, the end of turns and rounds),
+``scoring`` (GN-P*, GN-W1), ``table`` (GN-X1), ``views`` (GN-V1), ``snapshot`` (check_state).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games.base import Engine, IllegalAction, OptionSpec, Violation
+from referee.games.gnoming import actions, play, setup, snapshot, views
+from referee.games.gnoming.scoring import score_game, score_layout, score_round
+
+
+class GnomingEngine(Engine):
+    """Gnoming A Round for 3–7 players (2 with ``options.allow_two_players``)."""
+
+    name = "gnoming"
+    title = "Gnoming A Round"
+    min_players = 3
+    max_players = 7
+    rules_version = "1"
+    options = {
+        "allow_two_players": OptionSpec(False, "bool", "GN-C2", "Admit 2 players (the "
+                                        "publisher says 2–7; the seed 3–7)."),
+        "rounds": OptionSpec(3, "int", "GN-C3", "Rounds in a game.", minimum=1, maximum=50),
+        "first_player": OptionSpec(None, "str", "GN-S3", "Who starts round 1 (the youngest); "
+                                   "default the first seat."),
+        "out_first_tie": OptionSpec("lowest", "choice", "GN-P7", "Whether a tie for lowest "
+                                    "counts as lowest for the player who went out first.",
+                                    choices=("lowest", "not_lowest")),
+    }
+
+    def setup(self, body: dict[str, Any], seed: int | str) -> dict[str, Any]:
+        """Start a game (see ``setup``): body ``players``, ``options``, ``mode``, optional
+        ``deal``.  Raises :class:`InvalidSetup` (GN-C1, C2, S1, S3, S4, X1)."""
+        options = self.resolve_options(body.get("options"))
+        return setup.new_game(body, options, seed)
+
+    def check_state(self, state: dict[str, Any]) -> None:
+        """Raise :class:`ImpossibleState` for a snapshot no legal game reaches (see
+        ``snapshot``)."""
+        snapshot.check_state(state, self.resolve_options)
+
+    def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[dict]:
+        """Every legal action now (table mode: one per card the turned-up card may be)."""
+        self.check_state(state)
+        return actions.legal_actions(state, player)
+
+    def violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
+        """Every rule ``action`` breaks now, each with its rule ID; empty when legal."""
+        self.check_state(state)
+        return actions.violations(state, action)
+
+    def apply(self, state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, list[dict]]:
+        """Apply a legal action; return ``(new_state, events)``.  Raises
+        :class:`IllegalAction` with every violation.  The input state is not changed."""
+        found = self.violations(state, action)
+        if found:
+            raise IllegalAction(found)
+        return play.apply_action(state, action)
+
+    def score(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Score so far.
+
+        Returns ``{"round": n, "points": {player: this round's score}, "provisional": bool,
+        "totals": {player: total of the finished rounds}, "round_scores": [{player: points}],
+        "winner": [players] | None}``.  While a round is played ``points`` counts the face-up
+        cards only (a face-down card adds nothing and no line through it is a set; no ±5) and
+        ``provisional`` is true; once the game is over ``points`` is the last round's final
+        score (GN-P7 ±5 included) and ``winner`` the list of winners (GN-W1; several = a
+        shared win).
+        """
+        self.check_state(state)
+        tie = state["options"]["out_first_tie"]
+        history = state["history"]
+        round_scores = [score_round(r["layouts"], r["went_out"], tie)["scores"] for r in history]
+        totals = {p: sum(s[p] for s in round_scores) for p in state["players"]}
+        if state["phase"] == "over":
+            return {"round": state["round"], "points": round_scores[-1], "provisional": False,
+                    "totals": totals, "round_scores": round_scores,
+                    "winner": score_game(history, tie)["winners"]}
+        points = {p: score_layout([[cell["card"] if cell["up"] else None for cell in row]
+                                   for row in grid])["points"]
+                  for p, grid in state["layouts"].items()}
+        return {"round": state["round"], "points": points, "provisional": True,
+                "totals": totals, "round_scores": round_scores, "winner": None}
+
+    def is_over(self, state: dict[str, Any]) -> bool:
+        """True once the last round is scored (GN-C3, GN-W1)."""
+        self.check_state(state)
+        return state["phase"] == "over"
+
+    def to_move(self, state: dict[str, Any]) -> list[str]:
+        """Players who may act now: the turn's player, or everyone who owes a flip."""
+        self.check_state(state)
+        return actions.to_move(state)
+
+    def view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """A seat, public or referee view (GN-V1, see ``views``)."""
+        self.check_state(state)
+        return views.view(state, viewer)
+
+
+ENGINE = GnomingEngine()

@@ -1,0 +1,273 @@
+"""Checking a submitted Gnoming A Round snapshot: ``check_state``.
+
+The state (a JSON object; every key below is required):
+
+- ``game`` ``"gnoming"``, ``mode`` ``"digital"``|``"table"``, ``players`` (seat order,
+  clockwise), ``options`` (all four, see the engine), ``seed`` (int ≥ 0 or string);
+- ``round`` (1-based), ``starter`` (who started this round, GN-S3), ``phase`` (see
+  ``actions``);
+- ``layouts``: ``{player: 3×3 rows of {"card", "up"}}`` — in table mode face-down cards are
+  ``"unknown"``, in digital mode every card is known;
+- ``draw_pile`` (top first; table mode: ``"unknown"``s, or after a GN-D5 reshuffle known cards
+  in no particular order), ``discard_piles`` (two lists, bottom first, top last),
+  ``removed`` (Hazards out of play, GN-D2/GN-S4);
+- ``flips_due`` ``{player: 0–2}`` (GN-S2 / GN-D1 flips still owed), ``turn``
+  ``{"player", "holding", "source", "pile", "filled", "replaced_face_down",
+  "mulligans_at_start"}``, ``went_out`` (GN-E1) and ``final_turns`` (players still to take
+  their last turn, in order), ``reshuffles`` (GN-D5 count this round: the shuffle purpose);
+- ``history``: the finished rounds, ``[{"layouts": {player: 3×3 cards}, "went_out"}]``.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from referee.games.base import MODES, UNKNOWN, ImpossibleState, InvalidSetup, Problems
+from referee.games.gnoming.actions import HOLDING_PHASES, face_down_count
+from referee.games.gnoming.cards import (
+    DECK_SIZE, HAZARD, POSITIONS, SIZE, is_card, is_position, is_positive, over_deck)
+from referee.games.gnoming.scoring import check_round, player_count_problem
+from referee.games.gnoming.setup import round_starter
+
+PHASES = ("setup", "draw", *HOLDING_PHASES, "restart", "hazard", "reveal", "over")
+TURN_KEYS = ("player", "holding", "source", "pile", "filled", "replaced_face_down",
+             "mulligans_at_start")
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_state(state: Any, resolve_options: Callable[[Any], dict]) -> None:
+    """Raise :class:`ImpossibleState` listing what makes ``state`` unreachable in a legal game
+    (wrong types, cards not of the deck or more than it holds, 110 cards not accounted for,
+    a phase its fields contradict...).  ``resolve_options`` is the engine's option check."""
+    problems = Problems()
+    if not isinstance(state, dict):
+        problems.add("GN-S1", "The state must be an object.", "state")
+        problems.raise_as(ImpossibleState)
+    _check_header(state, resolve_options, problems)
+    problems.raise_as(ImpossibleState)
+    _check_cards(state, problems)
+    problems.raise_as(ImpossibleState)
+    _check_turn(state, problems)
+    problems.raise_as(ImpossibleState)
+    _check_phase(state, problems)
+    problems.raise_as(ImpossibleState)
+
+
+def _check_header(state: dict, resolve_options: Callable, problems: Problems) -> None:
+    """Types of the top-level fields, players, options, round and starter."""
+    if state.get("game") != "gnoming":
+        problems.add("GN-S1", "state.game must be \"gnoming\".", "state.game")
+    if state.get("mode") not in MODES:
+        problems.add("GN-X1", "state.mode must be \"digital\" or \"table\".", "state.mode")
+    players = state.get("players")
+    if (not isinstance(players, list) or not all(isinstance(p, str) and p for p in players)
+            or len(set(players)) != len(players)):
+        problems.add("GN-C2", "state.players must be a list of distinct names.", "state.players")
+        return
+    if not isinstance(state.get("options"), dict):
+        problems.add("GN-C3", "state.options must be an object.", "state.options")
+        return
+    try:
+        options = resolve_options(state["options"])
+    except InvalidSetup as exc:
+        for v in exc.violations:
+            problems.add(v.rule, v.message, f"state.{v.field}")
+        return
+    if set(state["options"]) != set(options):
+        problems.add("GN-C3", "state.options must hold every option.", "state.options")
+        return
+    count = player_count_problem(len(players), options["allow_two_players"])
+    if count:
+        problems.add("GN-C2", count, "state.players")
+    seed = state.get("seed")
+    if not (isinstance(seed, str) or _is_int(seed) and seed >= 0):
+        problems.add("GN-S1", "state.seed must be an integer ≥ 0 or a string.", "state.seed")
+    rnd = state.get("round")
+    if not _is_int(rnd) or not 1 <= rnd <= options["rounds"]:
+        problems.add("GN-C3", f"state.round must be 1 to {options['rounds']}.", "state.round")
+    elif options["first_player"] is not None and options["first_player"] not in players:
+        problems.add("GN-S3", "options.first_player is not a player.", "state.options")
+    elif state.get("starter") != round_starter(players, options, rnd):
+        problems.add("GN-S3", f"Round {rnd} is started by "
+                     f"{round_starter(players, options, rnd)}, not {state.get('starter')!r}.",
+                     "state.starter")
+    if state.get("phase") not in PHASES:
+        problems.add("GN-T1", f"state.phase must be one of {', '.join(PHASES)}.", "state.phase")
+    for key, kind in (("layouts", dict), ("draw_pile", list), ("discard_piles", list),
+                      ("removed", list), ("flips_due", dict), ("turn", dict),
+                      ("final_turns", list), ("history", list)):
+        if not isinstance(state.get(key), kind):
+            problems.add("GN-S1", f"state.{key} must be a{'n object' if kind is dict else ' list'}.",
+                         f"state.{key}")
+    if not _is_int(state.get("reshuffles")) or state["reshuffles"] < 0:
+        problems.add("GN-D5", "state.reshuffles must be an integer ≥ 0.", "state.reshuffles")
+
+
+def _check_cards(state: dict, problems: Problems) -> None:
+    """Layout shapes and cards, piles, removed Hazards, the 110 cards of GN-C1, history."""
+    players, table = state["players"], state["mode"] == "table"
+    layouts = state["layouts"]
+    if set(layouts) != set(players):
+        problems.add("GN-S1", "state.layouts must hold one layout per player.", "state.layouts")
+        return
+    cards: list[str] = []
+    for p in players:
+        grid, where = layouts[p], f"state.layouts.{p}"
+        if not (isinstance(grid, list) and len(grid) == SIZE
+                and all(isinstance(row, list) and len(row) == SIZE for row in grid)):
+            problems.add("GN-S1", f"{where} must be 3 rows of 3 cards.", where)
+            continue
+        for r, c in POSITIONS:
+            cell, at = grid[r][c], f"{where}[{r}][{c}]"
+            if not (isinstance(cell, dict) and set(cell) == {"card", "up"}
+                    and isinstance(cell["up"], bool)):
+                problems.add("GN-S1", f"{at} must be {{\"card\", \"up\"}}.", at)
+            elif cell["card"] == UNKNOWN and (not table or cell["up"]):
+                problems.add("GN-X1", f"{at}: only a face-down card in table mode is unknown.",
+                             at)
+            elif cell["card"] != UNKNOWN and not is_card(cell["card"]):
+                problems.add("GN-C1", f"{at}: {cell['card']!r} is not a card of the deck.", at)
+            elif table and not cell["up"] and cell["card"] != UNKNOWN:
+                problems.add("GN-X1", f"{at}: in table mode a face-down card is unknown.", at)
+            else:
+                cards.append(cell["card"])
+    cards += _card_list(state["draw_pile"], "state.draw_pile", table, problems)
+    piles = state["discard_piles"]
+    if len(piles) != 2 or not all(isinstance(pile, list) for pile in piles):
+        problems.add("GN-S1", "state.discard_piles must be two lists.", "state.discard_piles")
+    else:
+        for i, pile in enumerate(piles):
+            cards += _card_list(pile, f"state.discard_piles[{i}]", False, problems)
+            if HAZARD in pile:
+                problems.add("GN-D2", "A Hazard never lies on a discard pile.",
+                             f"state.discard_piles[{i}]")
+    if any(card != HAZARD for card in state["removed"]):
+        problems.add("GN-D2", "Only Hazards leave play.", "state.removed")
+    cards += [card for card in state["removed"] if card == HAZARD]
+    holding = state["turn"].get("holding")
+    if holding is not None:
+        cards += _card_list([holding], "state.turn.holding", False, problems)
+    if problems:
+        return
+    for sentence in over_deck(cards):
+        problems.add("GN-C1", f"The round holds {sentence}.", "state")
+    if len(cards) != DECK_SIZE:
+        problems.add("GN-C1", f"The round accounts for {len(cards)} cards, not the "
+                     f"{DECK_SIZE} of the deck (layouts, draw pile, discard piles, removed "
+                     "Hazards and the card in hand).", "state")
+    options = {**state["options"]}
+    for i, record in enumerate(state["history"]):
+        where = f"state.history[{i}]"
+        got = check_round(record, where, options, problems)
+        if got and set(got) != set(players):
+            problems.add("GN-C3", f"{where} has other players than the game.", where)
+
+
+def _card_list(cards: list, where: str, unknown_ok: bool, problems: Problems) -> list[str]:
+    """The entries of ``cards`` that are cards (or ``"unknown"`` where allowed)."""
+    good = []
+    for i, card in enumerate(cards):
+        if card == UNKNOWN and unknown_ok or is_card(card):
+            good.append(card)
+        else:
+            problems.add("GN-C1", f"{where}[{i}]: {card!r} is not a card of the deck.",
+                         f"{where}[{i}]")
+    return good
+
+
+def _check_turn(state: dict, problems: Problems) -> None:
+    """Types of ``turn``, ``flips_due``, ``went_out``, ``final_turns``."""
+    players, turn = state["players"], state["turn"]
+    if set(turn) != set(TURN_KEYS):
+        problems.add("GN-T1", f"state.turn must hold {', '.join(TURN_KEYS)}.", "state.turn")
+        return
+    if turn["player"] not in players:
+        problems.add("GN-S3", "state.turn.player is not a player.", "state.turn.player")
+    if turn["source"] not in (None, "draw_pile", "discard") or turn["pile"] not in (None, 0, 1) \
+            or isinstance(turn["pile"], bool):
+        problems.add("GN-T1", "state.turn.source/pile are not a draw source.", "state.turn")
+    if not isinstance(turn["filled"], list) or not all(is_position(p) for p in turn["filled"]) \
+            or len({tuple(p) for p in turn["filled"]}) != len(turn["filled"]):
+        problems.add("GN-B1", "state.turn.filled must be distinct positions.",
+                     "state.turn.filled")
+    if not isinstance(turn["replaced_face_down"], bool):
+        problems.add("GN-B1", "state.turn.replaced_face_down must be a boolean.",
+                     "state.turn.replaced_face_down")
+    if not _is_int(turn["mulligans_at_start"]) or not 0 <= turn["mulligans_at_start"] <= 3:
+        problems.add("GN-M1", "state.turn.mulligans_at_start must be 0 to 3.",
+                     "state.turn.mulligans_at_start")
+    due = state["flips_due"]
+    if set(due) != set(players) or not all(_is_int(n) and 0 <= n <= 2 for n in due.values()):
+        problems.add("GN-S2", "state.flips_due must give 0 to 2 for every player.",
+                     "state.flips_due")
+    went_out, final = state.get("went_out"), state["final_turns"]
+    if went_out is not None and went_out not in players:
+        problems.add("GN-E1", "state.went_out is not a player.", "state.went_out")
+    if not all(isinstance(p, str) and p in players and p != went_out for p in final) \
+            or len(set(final)) != len(final) or (final and went_out is None):
+        problems.add("GN-E1", "state.final_turns must be other players than the one who went "
+                     "out, each once.", "state.final_turns")
+
+
+def _check_phase(state: dict, problems: Problems) -> None:
+    """What the phase says against the other fields."""
+    phase, turn, players = state["phase"], state["turn"], state["players"]
+    layouts, table = state["layouts"], state["mode"] == "table"
+    down = {p: face_down_count(layouts[p]) for p in players}
+    up = {p: SIZE * SIZE - down[p] for p in players}
+    due, piles = state["flips_due"], state["discard_piles"]
+    history_len = len(state["history"])
+    expected = state["round"] if phase == "over" else state["round"] - 1
+    if history_len != expected:
+        problems.add("GN-C3", f"state.history must hold the {expected} finished rounds.",
+                     "state.history")
+    holding = turn["holding"]
+    if (holding is None) == (phase in HOLDING_PHASES):
+        problems.add("GN-T1", f"In phase {phase} a card is {'' if phase in HOLDING_PHASES else 'not '}"
+                     "held.", "state.turn.holding")
+    if phase == "play" and turn["filled"] or phase in ("bounce", "discard") and not turn["filled"]:
+        problems.add("GN-B1", f"state.turn.filled does not fit phase {phase}.", "state.turn.filled")
+    if phase in ("restart",) and (not table or all(piles)):
+        problems.add("GN-D4", "Phase restart is for an empty pile in table mode.", "state.phase")
+    if phase in ("draw", "hazard") and not all(piles):
+        problems.add("GN-D4", "An empty discard pile is restarted at the end of the turn.",
+                     "state.discard_piles")
+    if phase == "setup":
+        if state["went_out"] is not None or turn["player"] != state["starter"]:
+            problems.add("GN-S2", "Before play nobody has gone out and the starter is to move.",
+                         "state.turn")
+        for p in players:
+            if up[p] != 2 - due[p]:
+                problems.add("GN-S2", f"{p} has {up[p]} face-up cards but owes {due[p]} of the "
+                             "two setup flips.", f"state.layouts.{p}")
+        if not table and not all(piles):
+            problems.add("GN-S1", "A digital round starts with two discard piles.",
+                         "state.discard_piles")
+        return
+    for p in players:
+        if up[p] < 2:
+            problems.add("GN-S2", f"{p} has only {up[p]} face-up cards after the setup flips.",
+                         f"state.layouts.{p}")
+    if phase == "hazard":
+        if not any(due.values()) or any(n > 1 or n and down[p] < 2 for p, n in due.items()):
+            problems.add("GN-D1", "A Hazard makes each other player owe one flip (GN-D3: not "
+                         "their last face-down card).", "state.flips_due")
+    elif any(due.values()) and phase != "restart":
+        problems.add("GN-D1", f"No flip is owed in phase {phase}.", "state.flips_due")
+    went_out = state["went_out"]
+    if went_out is not None and down[went_out]:
+        problems.add("GN-E1", f"{went_out} went out but has face-down cards.", "state.went_out")
+    if went_out is None and phase not in ("reveal", "over"):
+        # GN-E1 is noted at the end of the turn: only the turn's player, mid-turn, may be out
+        mid_turn = {turn["player"]} if phase in HOLDING_PHASES + ("restart",) else set()
+        if {p for p in players if not down[p]} - mid_turn:
+            problems.add("GN-E1", "A player has no face-down card but nobody went out.",
+                         "state.went_out")
+    if phase == "reveal" and (not table or not any(down.values())):
+        problems.add("GN-E2", "Phase reveal is for face-down cards in table mode.", "state.phase")
+    if phase == "over" and any(down.values()):
+        problems.add("GN-E2", "At the end of the game every card is face up.", "state.layouts")
+    if phase == "bounce" and not is_positive(holding):
+        problems.add("GN-B1", "Only a positive card bounces.", "state.turn.holding")
