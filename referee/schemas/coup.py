@@ -1,0 +1,144 @@
+"""Coup request bodies (``shared/rules/coup.md``, "Setup body" and "Vocabulary").
+
+Types only: the engine (``referee.games.coup``) decides what is legal and possible, citing rule
+IDs.  Characters are lower-case; ``"unknown"`` is a face-down card at a table (COUP-X1).
+"""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from referee.games.base import UNKNOWN
+from referee.games.coup.cards import CHARACTERS, HOST
+from referee.games.coup.flow import STAGES
+from referee.schemas.fields import Code, Mode, Options, PlayerName, Players, Seed
+
+
+def Character(**kwargs):
+    """A character: duchess, assassin, captain, ambassador, inquisitor, countess."""
+    return Code(CHARACTERS, "character (" + ", ".join(CHARACTERS) + ")", **kwargs)
+
+
+def CardOrUnknown(**kwargs):
+    """A character, or ``"unknown"`` for a face-down card at a table."""
+    return Code(CHARACTERS + (UNKNOWN,), "character or 'unknown'", **kwargs)
+
+
+def _cards(**kwargs) -> fields.List:
+    return fields.List(CardOrUnknown(), **kwargs)
+
+
+def _seat_cards(**kwargs) -> fields.Dict:
+    return fields.Dict(keys=PlayerName(), values=_cards(), **kwargs)
+
+
+class DealSchema(Schema):
+    """An entered deal: ``hands`` (2 cards each; 1 with 2 players), ``court`` (top first) and,
+    with 2 players, ``piles`` (5 cards each, COUP-S5)."""
+
+    hands = _seat_cards(required=True)
+    court = _cards(required=True)
+    piles = _seat_cards()
+
+
+class SetupSchema(Schema):
+    """``POST /v1/games/coup/setup``: 2–8 players in seat order, options (exchanger,
+    first_player, two_player_first_coin, steal_from_empty, examine_order), mode, and a
+    ``seed`` (the service shuffles) or an entered ``deal``."""
+
+    players = Players(2, 8)
+    options = Options()
+    mode = Mode()
+    seed = Seed()
+    deal = fields.Nested(DealSchema)
+
+
+class TurnSchema(Schema):
+    """The turn in progress (see ``referee.games.coup.flow``)."""
+
+    number = fields.Integer(required=True, validate=validate.Range(1))
+    player = PlayerName(required=True)
+    stage = fields.String(required=True, validate=validate.OneOf(STAGES))
+    action = fields.Dict(required=True, allow_none=True)
+    passed = fields.List(PlayerName(), required=True)
+    challenger = PlayerName(required=True, allow_none=True)
+    block = fields.Dict(required=True, allow_none=True)
+    drawn = _cards(required=True)
+    shown = CardOrUnknown(required=True, allow_none=True)
+
+
+class LossSchema(Schema):
+    """An influence ``player`` must lose now, and the rule that costs it."""
+
+    player = PlayerName(required=True)
+    rule = fields.String(required=True)
+
+
+class StateSchema(Schema):
+    """A Coup snapshot as returned by setup/apply (types only: ``check_state`` decides whether
+    it is possible)."""
+
+    game = fields.String(required=True, validate=validate.Equal("coup"))
+    mode = Mode(required=True)
+    seed = Seed(required=True)
+    options = fields.Dict(required=True)
+    players = Players(2, 8)
+    coins = fields.Dict(keys=PlayerName(), values=fields.Integer(strict=True), required=True)
+    treasury = fields.Integer(required=True, strict=True)
+    hands = _seat_cards(required=True)
+    revealed = _seat_cards(required=True)
+    court = _cards(required=True)
+    piles = _seat_cards(required=True)
+    shuffles = fields.Integer(required=True, strict=True, validate=validate.Range(0))
+    turn = fields.Nested(TurnSchema, required=True)
+    loss = fields.Nested(LossSchema, required=True, allow_none=True)
+    winner = PlayerName(required=True, allow_none=True)
+
+
+class _Action(Schema):
+    player = PlayerName(required=True)
+
+
+def _action(kind: str, doc: str, **extra) -> type[Schema]:
+    attrs = {"type": fields.String(required=True, validate=validate.Equal(kind)), **extra,
+             "__doc__": doc}
+    return type(f"Coup{kind.title().replace('_', '')}ActionSchema", (_Action,), attrs)
+
+
+def _target():
+    return PlayerName(required=True)
+
+
+ACTION_SCHEMAS: dict[str, type[Schema]] = {
+    "income": _action("income", "Take 1 coin (COUP-A1)."),
+    "foreign_aid": _action("foreign_aid", "Take 2 coins; the Duchess blocks it (COUP-A2)."),
+    "coup": _action("coup", "Pay 7: the target loses one influence (COUP-A3).", target=_target()),
+    "tax": _action("tax", "Duchess: take 3 coins (COUP-A4)."),
+    "assassinate": _action("assassinate", "Assassin: pay 3, the target loses one influence "
+                           "(COUP-A5).", target=_target()),
+    "steal": _action("steal", "Captain: take 2 coins from the target (COUP-A6).",
+                     target=_target()),
+    "exchange": _action("exchange", "Ambassador (COUP-A7) or Inquisitor (COUP-A8a) exchange."),
+    "examine": _action("examine", "Inquisitor: look at one of the target's cards (COUP-A8b).",
+                       target=_target()),
+    "challenge": _action("challenge", "Challenge the open claim (COUP-C1)."),
+    "pass": _action("pass", "Decline to challenge or block in the open window (COUP-W1)."),
+    "concede": _action("concede", "Answer a challenge by not proving (COUP-C2, C3)."),
+    "close_window": _action("close_window", f"The host ({HOST!r}) closes the open window: "
+                            "whoever has not acted passes (COUP-W1)."),
+    "block": _action("block", "Block by claiming a character (COUP-B1).",
+                     character=Character(required=True)),
+    "prove": _action("prove", "Reveal the claimed character (COUP-C2, C4); card required in "
+                     "table mode.", card=Character()),
+    "lose_influence": _action("lose_influence", "Turn up one face-down card (COUP-L1).",
+                              card=Character(required=True)),
+    "return_cards": _action("return_cards", "Return the exchange's cards to the court deck "
+                            "(COUP-A7, A8a).",
+                            cards=fields.List(CardOrUnknown(), required=True,
+                                              validate=validate.Length(0, 8))),
+    "show_card": _action("show_card", "Show one face-down card to the Inquisitor (COUP-A8b).",
+                         card=CardOrUnknown(required=True)),
+    "examine_decide": _action("examine_decide", "Give the examined card back or have it "
+                              "swapped (COUP-A8b).", swap=fields.Boolean(required=True)),
+    "choose_card": _action("choose_card", "2 players: choose the second card from your pile "
+                           "(COUP-S5).", card=CardOrUnknown(required=True)),
+}
