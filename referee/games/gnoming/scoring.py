@@ -210,3 +210,21 @@ def check_game(rounds: Any, options: dict[str, Any]) -> None:
                          f"had {', '.join(first or ())}; one game keeps its players.",
                          f"rounds[{i}].layouts")
     problems.raise_as(ImpossibleState)
+
+
+def score_round_sheet(data: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """Score a submitted round sheet ``{"layouts", "went_out"?}`` (the ``score-round``
+    endpoint): :func:`score_round` after :func:`check_round`.  Raises
+    :class:`ImpossibleState` naming each field (``round.layouts.ana[0][2]``) for a layout the
+    GN-C1 deck cannot produce or a player count GN-C2 forbids."""
+    problems = Problems()
+    check_round(data, "round", options, problems)
+    problems.raise_as(ImpossibleState)
+    return score_round(data["layouts"], data.get("went_out"), options["out_first_tie"])
+
+
+def score_game_sheet(rounds: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """Score submitted round sheets of a whole game (the ``score-game`` endpoint):
+    :func:`score_game` after :func:`check_game`.  Raises :class:`ImpossibleState`."""
+    check_game(rounds, options)
+    return score_game(rounds, options["out_first_tie"])

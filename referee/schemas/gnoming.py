@@ -1,0 +1,175 @@
+"""Gnoming A Round request and response bodies (``shared/rules/gnoming.md``, Vocabulary).
+
+Card names inside layouts and deals are plain strings here: the engine checks them against the
+GN-C1 deck and names the offending field (``deal.layouts.ana[0][2]``) with its rule ID.
+"""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from referee.games.base import UNKNOWN
+from referee.games.gnoming.cards import DECK_COUNTS
+from referee.schemas.fields import Code, Mode, Options, PlayerName, Players, Seed
+
+CARDS = tuple(DECK_COUNTS)
+ROWS = fields.List(fields.List(fields.String()))  # 3×3 checked by the engine (GN-S1)
+
+
+def Card(**kwargs):
+    """A Gnoming card: ``"3"``…``"8"``, ``"-1"``…``"-4"``, ``"M"`` (Mulligan), ``"H"`` (Hazard)."""
+    return Code(CARDS, "Gnoming card (3-8, -1 to -4, M, H)", **kwargs)
+
+
+def Position(**kwargs):
+    """A layout position ``[row, col]``, both 0–2, row 0 at the top."""
+    return fields.List(fields.Integer(strict=True, validate=validate.Range(0, 2)),
+                       validate=validate.Length(2, 2), **kwargs)
+
+
+class DealSchema(Schema):
+    """An entered deal (rules file, Setup body): every one of the 110 cards placed."""
+
+    layouts = fields.Dict(keys=PlayerName(), values=ROWS, required=True,
+                          metadata={"description": "{player: 3×3 rows of cards}"})
+    discard_piles = fields.List(fields.List(fields.String()), required=True,
+                                metadata={"description": "[[card], [card]]"})
+    draw_pile = fields.List(fields.String(), required=True,
+                            metadata={"description": "the rest, top first"})
+    removed = fields.List(fields.String(), metadata={
+        "description": "Hazards turned up to start a pile and set aside (GN-S4)"})
+
+
+class SetupSchema(Schema):
+    """``POST /v1/games/gnoming/setup``: players in seat (clockwise) order, options, mode, and
+    a seed or an entered ``deal`` (digital mode only)."""
+
+    players = Players(2, 7)
+    options = Options()
+    mode = Mode()
+    seed = Seed()
+    deal = fields.Nested(DealSchema)
+
+
+class StateSchema(Schema):
+    """A Gnoming snapshot as returned by setup/apply (types only; ``check_state`` decides
+    whether it is possible — see ``referee/games/gnoming/snapshot.py``)."""
+
+    game = fields.String(required=True, validate=validate.Equal("gnoming"))
+    mode = Mode(required=True)
+    players = fields.List(PlayerName(), required=True)
+    options = fields.Dict(required=True)
+    seed = Seed(required=True)
+    round = fields.Integer(strict=True, required=True)
+    starter = PlayerName(required=True)
+    phase = fields.String(required=True)
+    layouts = fields.Dict(keys=PlayerName(), values=fields.List(fields.List(fields.Dict())),
+                          required=True)
+    draw_pile = fields.List(Code(CARDS + (UNKNOWN,), "card or 'unknown'"), required=True)
+    discard_piles = fields.List(fields.List(Card()), required=True)
+    removed = fields.List(Card(), required=True)
+    flips_due = fields.Dict(keys=PlayerName(), values=fields.Integer(strict=True),
+                            required=True)
+    turn = fields.Dict(required=True)
+    went_out = PlayerName(required=True, allow_none=True)
+    final_turns = fields.List(PlayerName(), required=True)
+    reshuffles = fields.Integer(strict=True, required=True)
+    history = fields.List(fields.Dict(), required=True)
+
+
+class _Action(Schema):
+    player = PlayerName(required=True)
+
+
+def _action(kind: str, doc: str, **extra) -> type[Schema]:
+    attrs = {"type": fields.String(required=True, validate=validate.Equal(kind)), **extra,
+             "__doc__": doc}
+    return type(f"{kind.title()}ActionSchema", (_Action,), attrs)
+
+
+ACTION_SCHEMAS: dict[str, type[Schema]] = {
+    "flip": _action("flip", "Turn up a face-down card of one's layout: the two before play "
+                    "(GN-S2), one for a Hazard (GN-D1), or (table mode) at the end of the round "
+                    "(GN-E2).  Table mode: with the card turned up.",
+                    position=Position(required=True), card=Card()),
+    "draw": _action("draw", "Draw the top card of the draw pile or of discard pile 0/1 (GN-T1). "
+                    "Table mode: a card from the draw pile is entered with card.",
+                    source=fields.String(required=True,
+                                         validate=validate.OneOf(["draw_pile", "discard"])),
+                    pile=fields.Integer(strict=True), card=Card()),
+    "place": _action("place", "Put the held card face up at position (GN-T2); a bounce is a "
+                     "further place (GN-B1).  Table mode: onto a face-down card, with the card "
+                     "it replaces.", position=Position(required=True), card=Card()),
+    "discard": _action("discard", "Discard the held card onto pile 0/1 (GN-T3); a Hazard takes "
+                       "no pile (GN-D2).  Table mode: with card, the top of the draw pile turned "
+                       "up to start (GN-S1) or restart (GN-D4) an empty pile.",
+                       pile=fields.Integer(strict=True), card=Card()),
+}
+
+
+class RoundSheetSchema(Schema):
+    """A finished round (``shared/cases/README.md``): every layout face up, and who went out."""
+
+    layouts = fields.Dict(keys=PlayerName(), values=ROWS, required=True,
+                          metadata={"description": "{player: 3×3 rows of cards}"})
+    went_out = PlayerName(allow_none=True, metadata={
+        "description": "who went out first (GN-P7); without it no ±5"})
+
+
+class ScoreRoundRequestSchema(Schema):
+    """``POST /v1/games/gnoming/score-round``: ``{"round", "options"?}``."""
+
+    round = fields.Nested(RoundSheetSchema, required=True)
+    options = Options()
+
+
+class ScoreGameRequestSchema(Schema):
+    """``POST /v1/games/gnoming/score-game``: ``{"rounds", "options"?}``."""
+
+    rounds = fields.List(fields.Nested(RoundSheetSchema), required=True)
+    options = Options()
+
+
+class SetScoredSchema(Schema):
+    """A row or column that forms a set (GN-P1, P4, P5)."""
+
+    line = fields.String(required=True, metadata={"description": "row or column"})
+    index = fields.Integer(required=True)
+    value = fields.Integer(required=True)
+    points = fields.Integer(required=True)
+    positions = fields.List(fields.List(fields.Integer()), required=True)
+
+
+class MulliganSchema(Schema):
+    """The value a Mulligan took in its row set and its column set (``null``: in no such set;
+    in no set at all it scores 0, GN-P4)."""
+
+    position = fields.List(fields.Integer(), required=True)
+    row = fields.Integer(allow_none=True, required=True)
+    column = fields.Integer(allow_none=True, required=True)
+
+
+class BreakdownSchema(Schema):
+    """How one player's round score comes about."""
+
+    base = fields.Integer(required=True, metadata={"description": "before GN-P7"})
+    out_first = fields.Integer(required=True, metadata={"description": "-5, +5 or 0 (GN-P7)"})
+    sets = fields.List(fields.Nested(SetScoredSchema), required=True)
+    mulligans = fields.List(fields.Nested(MulliganSchema), required=True)
+    hazards = fields.Integer(required=True, metadata={"description": "+10 each (GN-P6)"})
+
+
+class ScoreRoundResponseSchema(Schema):
+    """Round scores (±5 included) and their breakdown per player."""
+
+    scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    breakdown = fields.Dict(keys=fields.String(), values=fields.Nested(BreakdownSchema),
+                            required=True)
+
+
+class ScoreGameResponseSchema(Schema):
+    """Every round's scores, the totals and the winners (GN-W1; several = a shared win)."""
+
+    round_scores = fields.List(fields.Dict(keys=fields.String(), values=fields.Integer()),
+                               required=True)
+    totals = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    winners = fields.List(fields.String(), required=True)
