@@ -8,7 +8,7 @@ from flask import Flask, request
 from flask_smorest import Api
 
 from referee import __version__, config
-from referee.api import allfours, errors, games, health
+from referee.api import allfours, errors, games, gnoming, health
 from referee.api.errors import Problem
 
 JSON_TYPES = ("application/json", "application/merge-patch+json")
@@ -25,7 +25,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     logging.basicConfig(level=app.config["LOG_LEVEL"])
     api = Api(app, spec_kwargs={"info": {"description": "An impartial rules arbiter for "
                                          "tabletop card games."}})
-    for blueprint in (health.blp, games.blp, allfours.blp):
+    for blueprint in (health.blp, games.blp, allfours.blp, gnoming.blp):
         api.register_blueprint(blueprint)
     errors.init_app(app)
     app.before_request(_require_json)

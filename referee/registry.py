@@ -23,10 +23,13 @@ class GameEntry:
 def _entries() -> dict[str, GameEntry]:
     from referee.games.allfours.engine import ENGINE as ALLFOURS
     from referee.schemas import allfours as allfours_schemas
+    from referee.games.gnoming.engine import ENGINE as GNOMING
+    from referee.schemas import gnoming as gnoming_schemas
     from referee.games.coup.engine import ENGINE as COUP
     from referee.schemas import coup as coup_schemas
 
     entries = [GameEntry(ALLFOURS, allfours_schemas)]
+    entries.append(GameEntry(GNOMING, gnoming_schemas))
     entries.append(GameEntry(COUP, coup_schemas))
     return {entry.engine.name: entry for entry in entries}
 
