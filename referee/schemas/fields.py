@@ -57,3 +57,13 @@ class Code(fields.String):
         self.codes = tuple(codes)
         super().__init__(validate=validate.OneOf(self.codes, error=f"Not a {what}: {{input}}."),
                          **kwargs)
+
+
+def action_schema(kind: str, doc: str, **extra: Any) -> type:
+    """Return a Schema class for action ``kind``: ``type`` (must equal ``kind``), ``player``
+    (required) and the ``extra`` fields; ``doc`` becomes its docstring (the OpenAPI text)."""
+    from marshmallow import Schema
+
+    attrs = {"type": fields.String(required=True, validate=validate.Equal(kind)),
+             "player": PlayerName(required=True), **extra, "__doc__": doc}
+    return type(f"{kind.title().replace('_', '')}ActionSchema", (Schema,), attrs)

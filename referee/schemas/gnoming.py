@@ -9,7 +9,8 @@ from marshmallow import Schema, fields, validate
 
 from referee.games.base import UNKNOWN
 from referee.games.gnoming.cards import DECK_COUNTS
-from referee.schemas.fields import Code, Mode, Options, PlayerName, Players, Seed
+from referee.schemas.fields import (Code, Mode, Options, PlayerName, Players, Seed,
+                                    action_schema)
 
 CARDS = tuple(DECK_COUNTS)
 ROWS = fields.List(fields.List(fields.String()))  # 3×3 checked by the engine (GN-S1)
@@ -76,33 +77,24 @@ class StateSchema(Schema):
     history = fields.List(fields.Dict(), required=True)
 
 
-class _Action(Schema):
-    player = PlayerName(required=True)
-
-
-def _action(kind: str, doc: str, **extra) -> type[Schema]:
-    attrs = {"type": fields.String(required=True, validate=validate.Equal(kind)), **extra,
-             "__doc__": doc}
-    return type(f"{kind.title()}ActionSchema", (_Action,), attrs)
-
-
 ACTION_SCHEMAS: dict[str, type[Schema]] = {
-    "flip": _action("flip", "Turn up a face-down card of one's layout: the two before play "
-                    "(GN-S2), one for a Hazard (GN-D1), or (table mode) at the end of the round "
-                    "(GN-E2).  Table mode: with the card turned up.",
-                    position=Position(required=True), card=Card()),
-    "draw": _action("draw", "Draw the top card of the draw pile or of discard pile 0/1 (GN-T1). "
-                    "Table mode: a card from the draw pile is entered with card.",
-                    source=fields.String(required=True,
-                                         validate=validate.OneOf(["draw_pile", "discard"])),
-                    pile=fields.Integer(strict=True), card=Card()),
-    "place": _action("place", "Put the held card face up at position (GN-T2); a bounce is a "
-                     "further place (GN-B1).  Table mode: onto a face-down card, with the card "
-                     "it replaces.", position=Position(required=True), card=Card()),
-    "discard": _action("discard", "Discard the held card onto pile 0/1 (GN-T3); a Hazard takes "
-                       "no pile (GN-D2).  Table mode: with card, the top of the draw pile turned "
-                       "up to start (GN-S1) or restart (GN-D4) an empty pile.",
-                       pile=fields.Integer(strict=True), card=Card()),
+    "flip": action_schema(
+        "flip", "Turn up a face-down card of one's layout: the two before play (GN-S2), one "
+        "for a Hazard (GN-D1), or (table mode) at the end of the round (GN-E2).  Table mode: "
+        "with the card turned up.", position=Position(required=True), card=Card()),
+    "draw": action_schema(
+        "draw", "Draw the top card of the draw pile or of discard pile 0/1 (GN-T1).  Table "
+        "mode: a card from the draw pile is entered with card.",
+        source=fields.String(required=True, validate=validate.OneOf(["draw_pile", "discard"])),
+        pile=fields.Integer(strict=True), card=Card()),
+    "place": action_schema(
+        "place", "Put the held card face up at position (GN-T2); a bounce is a further place "
+        "(GN-B1).  Table mode: onto a face-down card, with the card it replaces.",
+        position=Position(required=True), card=Card()),
+    "discard": action_schema(
+        "discard", "Discard the held card onto pile 0/1 (GN-T3); a Hazard takes no pile "
+        "(GN-D2).  Table mode: with card, the top of the draw pile turned up to start (GN-S1) "
+        "or restart (GN-D4) an empty pile.", pile=fields.Integer(strict=True), card=Card()),
 }
 
 
