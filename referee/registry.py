@@ -27,10 +27,13 @@ def _entries() -> dict[str, GameEntry]:
     from referee.schemas import gnoming as gnoming_schemas
     from referee.games.coup.engine import ENGINE as COUP
     from referee.schemas import coup as coup_schemas
+    from referee.games.spy.engine import ENGINE as SPY
+    from referee.schemas import spy as spy_schemas
 
     entries = [GameEntry(ALLFOURS, allfours_schemas)]
     entries.append(GameEntry(GNOMING, gnoming_schemas))
     entries.append(GameEntry(COUP, coup_schemas))
+    entries.append(GameEntry(SPY, spy_schemas))
     return {entry.engine.name: entry for entry in entries}
 
 

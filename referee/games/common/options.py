@@ -1,0 +1,23 @@
+"""Checks of the ``options`` kept in a submitted snapshot, the same for every game."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from referee.games.base import RefereeError, Violation
+
+
+def snapshot_option_problems(options: Any, resolve_options: Callable[[Any], dict], rule: str,
+                             where: str = "state.options") -> list[Violation]:
+    """Return what is wrong with a snapshot's ``options``: not an object, an unknown or invalid
+    option (``resolve_options``, the engine's check, decides), or one missing (a snapshot keeps
+    every option resolved).  ``rule`` is cited for the shape problems."""
+    if not isinstance(options, dict):
+        return [Violation(rule, "options must be an object.", where)]
+    try:
+        complete = resolve_options(options)
+    except RefereeError as error:
+        return [Violation(v.rule, v.message,
+                          f"{where.rsplit('.', 1)[0]}.{v.field}" if v.field else where)
+                for v in error.violations]
+    return [Violation(rule, f"The options lack {key!r}.", f"{where}.{key}")
+            for key in sorted(set(complete) - set(options))]

@@ -1,0 +1,112 @@
+"""The Spy engine: the :class:`~referee.games.base.Engine` contract for shared/rules/spy.md.
+
+State (a JSON object)::
+
+    {"game": "spy", "rules_version": "1", "mode": "digital"|"table", "seed": n|null,
+     "options": {"mirror", "card_moves", "top_secret_2_eliminates", "first_player"},
+     "players": [seat order], "colours": {player: colour},
+     "bases": {player: {"cards": [n cards from the holder's left, "unknown" in table mode],
+                        "spy_gap": g, "facing": "left"|"right",
+                        "exposed": [positions, in exposure order], "lit": [positions],
+                        "candidates": [[cards each position may hold, from public facts]],
+                        "declared": [number declared moving off each hidden card, or null]}},
+     "eliminated": [players], "winner": player|null,
+     "turn": {"player", "done": [this turn's actions], "pending": null|{"attacker",
+              "defender", "position"}} | null,
+     "log": [every public event so far]}
+
+Score: ``points`` and ``totals`` give, per player, how many of that player's cards are exposed
+(0–4: fewer is better, four exposed means Top Secret 2 fell); ``winner`` is the last player left
+(SPY-E2) or ``None``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games.base import (Engine, IllegalAction, ImpossibleState, InvalidSetup,
+                                OptionSpec, Violation)
+from referee.games.spy.positions import MIRRORS
+from referee.games.spy.setup import GAME, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, new_state
+from referee.games.spy.snapshot import state_problems
+from referee.games.spy.turn import action_violations, apply_action, legal_turn_actions, to_move
+from referee.games.spy.views import view_state
+
+
+class SpyEngine(Engine):
+    """Referee for Spy (Perplext), 2–4 players, digital or table mode."""
+
+    name = GAME
+    title = "Spy"
+    min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
+    rules_version = RULES_VERSION
+    options = {
+        "mirror": OptionSpec("across", "choice", "SPY-P1", "Which opponent card mirrors the one "
+                             "your Spy faces: 'across' (index n-1-i) or 'same' (index i).",
+                             choices=MIRRORS),
+        "card_moves": OptionSpec({}, "dict", "SPY-C3", "Movement number of each card (card -> "
+                                 "number); digital mode defaults to the number in the name."),
+        "top_secret_2_eliminates": OptionSpec(True, "bool", "SPY-R7", "Exposing a player's Top "
+                                              "Secret 2 eliminates that player."),
+        "first_player": OptionSpec(None, "str", "SPY-S3", "Who takes the first turn (default: "
+                                   "the first seat)."),
+    }
+
+    def setup(self, body: dict[str, Any], seed: int | str | None) -> dict[str, Any]:
+        """Return the initial state for ``body`` (spy.md "Setup body"); bases absent from the
+        body are dealt from ``seed`` (or ``body["seed"]``).  Raises :class:`InvalidSetup`
+        (SPY-S1…S3, SPY-C3)."""
+        if not isinstance(body, dict):
+            raise InvalidSetup(Violation("SPY-S1", "The setup body must be an object.", "body"))
+        options = self.resolve_options(body.get("options"))
+        return new_state(body, options, seed if seed is not None else body.get("seed"))
+
+    def check_state(self, state: dict[str, Any]) -> None:
+        """Raise :class:`ImpossibleState` listing every problem of a submitted snapshot."""
+        state_problems(state, self.resolve_options).raise_as(ImpossibleState)
+
+    def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[dict]:
+        """Return every legal action now, of ``player`` or of everyone (``None``).  Moves are
+        listed once per legal number of steps; a table-mode defender's answers once per
+        answer (and card) that fits everything known.  Raises :class:`ImpossibleState`."""
+        self.check_state(state)
+        actions = legal_turn_actions(state)
+        return [a for a in actions if player is None or a["player"] == player]
+
+    def violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
+        """Return every rule ``action`` breaks (SPY-T1…E2); empty when legal.  Raises
+        :class:`ImpossibleState` for a bad state."""
+        self.check_state(state)
+        return action_violations(state, action)
+
+    def apply(self, state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, list[dict]]:
+        """Return ``(new_state, events)``; raises :class:`IllegalAction` with every violation.
+        Private events (the card a digital-mode defender had spied on) carry ``visible_to``."""
+        found = self.violations(state, action)
+        if found:
+            raise IllegalAction(found)
+        return apply_action(state, action)
+
+    def score(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Return ``{"points", "totals"}`` = cards of each player exposed, and ``winner``."""
+        self.check_state(state)
+        exposed = {p: len(state["bases"][p]["exposed"]) for p in state["players"]}
+        return {"points": exposed, "totals": dict(exposed), "winner": state["winner"],
+                "eliminated": list(state["eliminated"])}
+
+    def is_over(self, state: dict[str, Any]) -> bool:
+        """True when one player is left (SPY-E2)."""
+        self.check_state(state)
+        return state["winner"] is not None
+
+    def to_move(self, state: dict[str, Any]) -> list[str]:
+        """Return who may act now: the turn's player, or the defender owing an answer."""
+        self.check_state(state)
+        return to_move(state)
+
+    def view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """Return ``viewer``'s view (see :mod:`referee.games.spy.views`)."""
+        self.check_state(state)
+        return view_state(state, viewer)
+
+
+ENGINE = SpyEngine()

@@ -1,0 +1,186 @@
+"""Setting up a game of Spy: players, colours, bases entered or dealt from a seed (SPY-S1…S3).
+
+Setup body (spy.md, "Setup body")::
+
+    {"players": [...], "mode": "digital"|"table", "options": {...}, "seed": n,
+     "colours": {player: colour},                      # optional, default seat order
+     "bases": {player: {"cards": [n cards from the holder's left],
+                        "spy_gap": g, "facing": "left"|"right"}}}   # optional: dealt if absent
+
+Without ``bases`` every base is dealt from the seed: a shuffled order, a random Spy gap and a
+random facing (``referee.games.common.shuffle``, one purpose per player).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.games.base import MODES, REFEREE, UNKNOWN, InvalidSetup, Problems
+from referee.games.common.shuffle import rng, shuffled
+from referee.games.spy.cards import (BOMB_2, COLOURS, SPY, allowed_colours, base_cards,
+                                     card_moves_problems)
+from referee.games.spy.knowledge import initial_knowledge
+from referee.games.spy.positions import FACINGS
+
+GAME = "spy"
+RULES_VERSION = "1"
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+LAYOUT_KEYS = ("cards", "spy_gap", "facing")
+
+
+def players_problems(players: Any, problems: Problems, where: str) -> bool:
+    """Add SPY-S1 problems of a player list to ``problems``; True when it is usable."""
+    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        problems.add("SPY-S1", "players must be a list of non-empty names.", where)
+        return False
+    ok = True
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        problems.add("SPY-S1", f"Spy is for 2 to 4 players, not {len(players)}.", where)
+        ok = False
+    if len(set(players)) != len(players):
+        problems.add("SPY-S1", "Each player may appear only once in players.", where)
+        ok = False
+    if REFEREE in players:
+        problems.add("SPY-S1", f"{REFEREE!r} is reserved for the referee view.", where)
+        ok = False
+    return ok
+
+
+def options_problems(options: Mapping[str, Any], players: list[str], problems: Problems,
+                     where: str) -> None:
+    """Add problems of the game-specific option values (SPY-C3 card_moves, SPY-S3 first_player)."""
+    for suffix, message in card_moves_problems(options.get("card_moves")):
+        problems.add("SPY-C3", message, f"{where}.card_moves{suffix}")
+    first = options.get("first_player")
+    if first is not None and first not in players:
+        problems.add("SPY-S3", f"first_player {first!r} is not one of the players "
+                     f"({', '.join(players)}).", f"{where}.first_player")
+
+
+def colours_problems(colours: Any, players: list[str], problems: Problems, where: str) -> None:
+    """Add SPY-S1 problems of a ``{player: colour}`` map: one distinct colour each, and only
+    green and red with 2 players."""
+    if not isinstance(colours, dict) or set(colours) != set(players):
+        problems.add("SPY-S1", "colours must give one colour to each player and no one else.",
+                     where)
+        return
+    allowed = allowed_colours(len(players))
+    for player, colour in colours.items():
+        if colour not in allowed:
+            extra = " (with 2 players only green and red are used)" if len(players) == 2 else ""
+            problems.add("SPY-S1", f"{player}'s colour {colour!r} is not allowed{extra}; "
+                         f"colours: {', '.join(allowed)}.", f"{where}.{player}")
+    if len(set(map(str, colours.values()))) != len(colours):
+        problems.add("SPY-S1", "Each player takes a different colour.", where)
+
+
+def layout_problems(base: Any, deck: tuple[str, ...], mode: str, problems: Problems,
+                    where: str) -> bool:
+    """Add the problems of a base's ``cards``, ``spy_gap`` and ``facing`` (SPY-S1, SPY-S2).
+
+    ``cards`` holds the ``len(deck)`` cards from the holder's left, Spy excluded, each of
+    ``deck`` once; in table mode ``"unknown"`` stands for any card not entered.
+    Returns True when the layout is usable.
+    """
+    if not isinstance(base, dict):
+        problems.add("SPY-S2", "A base must be an object with cards, spy_gap and facing.", where)
+        return False
+    size, before = len(deck), len(problems.items)
+    cards = base.get("cards")
+    if not isinstance(cards, list):
+        problems.add("SPY-S2", "cards must be a list of card names.", f"{where}.cards")
+    else:
+        if len(cards) != size:
+            problems.add("SPY-S1", f"A base holds {size} cards (Spy excluded) with this many "
+                         f"players, not {len(cards)}.", f"{where}.cards")
+        seen: set[str] = set()
+        for i, card in enumerate(cards):
+            if card == UNKNOWN and mode == "table":
+                continue
+            problem = _card_problem(card, deck, mode)
+            if problem is None and card in seen:
+                problem = f"{card} appears twice in this base."
+            if problem:
+                problems.add("SPY-S1" if card == BOMB_2 else "SPY-C1", problem,
+                             f"{where}.cards[{i}]")
+            seen.add(card if isinstance(card, str) else "")
+    gap = base.get("spy_gap")
+    if isinstance(gap, bool) or not isinstance(gap, int) or not 0 <= gap < size:
+        problems.add("SPY-S2", f"spy_gap must be a whole number from 0 to {size - 1}, "
+                     f"not {gap!r}.", f"{where}.spy_gap")
+    if base.get("facing") not in FACINGS:
+        problems.add("SPY-S2", f"facing must be 'left' or 'right', not {base.get('facing')!r}.",
+                     f"{where}.facing")
+    return len(problems.items) == before
+
+
+def _card_problem(card: Any, deck: tuple[str, ...], mode: str) -> str | None:
+    if card == SPY:
+        return "The Spy is not one of the base's cards; give its place as spy_gap."
+    if card == BOMB_2 and BOMB_2 not in deck:
+        return "The Bomb 2 cards are removed with 3 or 4 players."
+    if card == UNKNOWN:
+        return "'unknown' cards are only allowed in table mode."
+    if not isinstance(card, str) or card not in deck:
+        return f"{card!r} is not a card of a base; cards: {', '.join(deck)}."
+    return None
+
+
+def new_state(body: Mapping[str, Any], options: dict[str, Any], seed: int | str | None) -> dict:
+    """Return the initial state for a setup ``body`` with resolved ``options``.
+
+    Raises :class:`InvalidSetup` naming every problem (SPY-S1 players, colours and base sizes,
+    SPY-S2 layouts, SPY-S3 first player, SPY-C3 card_moves).
+    """
+    problems = Problems()
+    players = body.get("players")
+    mode = body.get("mode", "digital")
+    if mode not in MODES:
+        problems.add("SPY-S2", f"mode must be 'digital' or 'table', not {mode!r}.", "mode")
+    if not players_problems(players, problems, "players"):
+        problems.raise_as(InvalidSetup)
+    options_problems(options, players, problems, "options")
+    colours = body.get("colours")
+    if colours is None:
+        colours = dict(zip(players, COLOURS))
+    colours_problems(colours, players, problems, "colours")
+    deck = base_cards(len(players))
+    layouts = body.get("bases")
+    if layouts is None and seed is None:
+        problems.add("SPY-S2", "Give the bases or a seed to deal them from.", "seed")
+    elif layouts is None:
+        layouts = {p: dealt_layout(deck, seed, p) for p in players}
+    elif not isinstance(layouts, dict) or set(layouts) != set(players):
+        problems.add("SPY-S2", "bases must give one base for each player and no one else.",
+                     "bases")
+    else:
+        for player in players:
+            where = f"bases.{player}"
+            if layout_problems(layouts[player], deck, mode, problems, where):
+                for key in sorted(set(layouts[player]) - set(LAYOUT_KEYS)):
+                    problems.add("SPY-S2", f"A base is set up with {', '.join(LAYOUT_KEYS)} "
+                                 f"only, not {key!r}.", f"{where}.{key}")
+    problems.raise_as(InvalidSetup)
+    first = options.get("first_player") or players[0]  # SPY-S3
+    return {
+        "game": GAME, "rules_version": RULES_VERSION, "mode": mode, "seed": seed,
+        "options": dict(options), "players": list(players), "colours": dict(colours),
+        "bases": {p: new_base(layouts[p], deck) for p in players},
+        "eliminated": [], "winner": None,
+        "turn": {"player": first, "done": [], "pending": None},
+        "log": [],
+    }
+
+
+def dealt_layout(deck: tuple[str, ...], seed: int | str, player: str) -> dict[str, Any]:
+    """Return a base dealt from ``seed`` for ``player``: shuffled cards, a random Spy gap and
+    facing (SPY-S2 arranged by chance instead of by the player)."""
+    chance = rng(seed, "spy-base", player)
+    return {"cards": shuffled(deck, seed, "spy-cards", player),
+            "spy_gap": chance.randrange(len(deck)), "facing": chance.choice(FACINGS)}
+
+
+def new_base(layout: Mapping[str, Any], deck: tuple[str, ...]) -> dict[str, Any]:
+    """Return a base at the start: the layout, nothing exposed, every bomb unlit (SPY-S2)."""
+    return {"cards": list(layout["cards"]), "spy_gap": layout["spy_gap"],
+            "facing": layout["facing"], "exposed": [], "lit": [], **initial_knowledge(deck)}
+

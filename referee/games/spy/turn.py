@@ -1,0 +1,277 @@
+"""A turn of Spy: who may act, which actions are legal, and what they change (SPY-T1, SPY-M1…M4,
+SPY-P1, SPY-P2, SPY-E1, SPY-E2).
+
+A turn is, in this order and each at most once, ``turn_round``, ``move``, ``turn_round``,
+``spy``; ``spy`` or ``end_turn`` ends it (SPY-T1).  In table mode a ``spy`` waits for the
+defender's ``answer``, which ends the turn.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games.base import Violation, event
+from referee.games.common.seats import next_seat
+from referee.games.spy.answers import (answer_violations, faced_position, legal_answers,
+                                       resolve_answer, spied_position, true_answer)
+from referee.games.spy.cards import EXPOSED_CARD_STEPS, base_cards, movement_table
+from referee.games.spy.knowledge import narrowed, stays_consistent, steps_allow
+from referee.games.spy.positions import moved_gap, turned_round
+
+TURN_ORDER = ("turn_round", "move", "turn_round", "spy")  # SPY-T1
+ACTION_FIELDS = {"turn_round": (), "move": ("steps",), "spy": ("target",), "end_turn": (),
+                 "answer": ("answer", "card")}
+"""Each action type and its fields besides ``type`` and ``player`` (spy.md, Vocabulary)."""
+
+
+def slots_used(done: list[str]) -> int | None:
+    """Return how many slots of :data:`TURN_ORDER` the actions ``done`` this turn used, each
+    action taking the earliest free slot of its kind; ``None`` if ``done`` breaks the order."""
+    used = 0
+    for kind in done:
+        slot = next_slot(used, kind)
+        if slot is None:
+            return None
+        used = slot + 1
+    return used
+
+
+def next_slot(used: int, kind: str) -> int | None:
+    """Return the slot of TURN_ORDER an action ``kind`` takes after ``used`` slots, or None."""
+    for slot in range(used, len(TURN_ORDER)):
+        if TURN_ORDER[slot] == kind:
+            return slot
+    return None
+
+
+def remaining(state: dict[str, Any]) -> list[str]:
+    """Return the players still in the game, in seat order (SPY-E1)."""
+    return [p for p in state["players"] if p not in state["eliminated"]]
+
+
+def to_move(state: dict[str, Any]) -> list[str]:
+    """Return who may act: the defender owing an answer, else the player whose turn it is."""
+    turn = state["turn"]
+    if state["winner"] is not None or turn is None:
+        return []
+    return [turn["pending"]["defender"] if turn["pending"] else turn["player"]]
+
+
+# --- violations -----------------------------------------------------------------------------
+def action_violations(state: dict[str, Any], action: Any) -> list[Violation]:
+    """Return every rule ``action`` breaks in (checked) ``state``; empty when legal."""
+    if not isinstance(action, dict):
+        return [Violation("SPY-T1", "An action is an object with a type and a player.", "action")]
+    kind, player = action.get("type"), action.get("player")
+    if kind not in ACTION_FIELDS:
+        return [Violation("SPY-T1", f"Unknown action type {kind!r}; actions: "
+                          f"{', '.join(ACTION_FIELDS)}.", "action.type")]
+    found = [Violation("SPY-T1", f"A {kind} action has no field {key!r}.", f"action.{key}")
+             for key in sorted(set(action) - {"type", "player", *ACTION_FIELDS[kind]})]
+    if not isinstance(player, str) or player not in state["players"]:
+        return found + [Violation("SPY-S1", f"{player!r} is not a player of this game "
+                                  f"({', '.join(state['players'])}).", "action.player")]
+    if state["winner"] is not None:
+        return found + [Violation("SPY-E2", f"The game is over: {state['winner']} won.",
+                                  "action.type")]
+    if player in state["eliminated"]:
+        return found + [Violation("SPY-E1", f"{player} is eliminated and takes no more turns.",
+                                  "action.player")]
+    return found + _turn_violations(state, kind, player, action)
+
+
+def _turn_violations(state: dict[str, Any], kind: str, player: str,
+                     action: dict[str, Any]) -> list[Violation]:
+    turn = state["turn"]
+    pending = turn["pending"]
+    if kind == "answer":
+        if pending is None:
+            why = ("in digital mode the referee answers" if state["mode"] == "digital"
+                   else "no spy is waiting for an answer")
+            return [Violation("SPY-P2", f"{player} cannot answer now: {why}.", "action.type")]
+        if player != pending["defender"]:
+            return [Violation("SPY-P2", f"Only {pending['defender']}, who was spied on, answers.",
+                              "action.player")]
+        return answer_violations(state, player, pending["position"], action.get("answer"),
+                                 action.get("card"))
+    if pending is not None:
+        return [Violation("SPY-P2", f"{pending['attacker']}'s spy waits for "
+                          f"{pending['defender']}'s answer.", "action.type")]
+    if player != turn["player"]:
+        return [Violation("SPY-P2", f"It is {turn['player']}'s turn, not {player}'s.",
+                          "action.player")]
+    found = _order_violations(turn["done"], kind, player)
+    if kind == "move":
+        found += move_violations(state, player, action.get("steps"))
+    elif kind == "spy":
+        found += _target_violations(state, player, action.get("target"))
+    return found
+
+
+def _order_violations(done: list[str], kind: str, player: str) -> list[Violation]:
+    """SPY-T1 order, SPY-P2 a second move or spy, SPY-M4 turning round during a move."""
+    if kind == "end_turn":
+        return []
+    if kind in done and kind != "turn_round":
+        found = [Violation("SPY-P2", f"{player} has already made a {kind} this turn: "
+                           "a second one is not allowed.", "action.type")]
+        if kind == "move" and done[-1] == "turn_round":
+            found.append(Violation("SPY-M4", "The Spy may be turned round before or after its "
+                                   "move, never in the middle of it.", "action.type"))
+        return found
+    if next_slot(slots_used(done) or 0, kind) is None:
+        message = ("The Spy has been turned round before and after the move already."
+                   if kind == "turn_round" else
+                   f"A turn goes turn round, move, turn round, spy: no {kind} after "
+                   f"{done[-1]}.")
+        return [Violation("SPY-T1", message, "action.type")]
+    return []
+
+
+def move_violations(state: dict[str, Any], player: str, steps: Any) -> list[Violation]:
+    """Why ``player``'s Spy may not move ``steps`` spaces (SPY-M1, SPY-M2, SPY-C3)."""
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        return [Violation("SPY-M1", f"steps must be a whole number of at least 1, not {steps!r}.",
+                          "action.steps")]
+    base = state["bases"][player]
+    position = faced_position(base)
+    where = f"{player}'s c{position}"
+    if position in base["exposed"]:
+        if steps in EXPOSED_CARD_STEPS:
+            return []
+        return [Violation("SPY-M2", f"The Spy faces an exposed card ({where}): it moves 1 or 2 "
+                          f"spaces, not {steps}.", "action.steps")]
+    numbers = movement_table(state["mode"], state["options"].get("card_moves"))
+    card = base["cards"][position]
+    if state["mode"] == "digital":
+        if steps == numbers[card]:
+            return []
+        return [Violation("SPY-M1", f"The Spy faces {where} ({card}, number {numbers[card]}): it "
+                          f"moves exactly {numbers[card]} spaces, not {steps}.", "action.steps")]
+    declared = base["declared"][position]
+    if declared is not None and declared != steps:
+        return [Violation("SPY-C3", f"A move of {declared} was declared from {where} before: the "
+                          f"same hidden card always moves the same number, not {steps}.",
+                          "action.steps")]
+    deck = base_cards(len(state["players"]))
+    if numbers and not stays_consistent(base, position, steps_allow(steps, numbers), deck):
+        return [Violation("SPY-M1", f"No card {where} may hold moves {steps} (card_moves and "
+                          "what is known of the card).", "action.steps")]
+    return []
+
+
+def _target_violations(state: dict[str, Any], player: str, target: Any) -> list[Violation]:
+    """SPY-P1 name an opponent; SPY-P2/E1 never yourself or an eliminated player."""
+    if not isinstance(target, str) or target not in state["players"]:
+        return [Violation("SPY-P1", f"Spy on an opponent of this game, not {target!r}.",
+                          "action.target")]
+    if target == player:
+        return [Violation("SPY-P2", f"{player} cannot spy on their own base.", "action.target")]
+    if target in state["eliminated"]:
+        return [Violation("SPY-P2", f"{target} is eliminated and cannot be spied on (SPY-E1).",
+                          "action.target")]
+    return []
+
+
+# --- legal actions --------------------------------------------------------------------------
+def legal_turn_actions(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return every legal action now (the pending answers, or the turn player's actions)."""
+    turn = state["turn"]
+    if state["winner"] is not None or turn is None:
+        return []
+    if turn["pending"]:
+        return legal_answers(state)
+    player, done = turn["player"], turn["done"]
+    used = slots_used(done) or 0
+    out = []
+    if next_slot(used, "turn_round") is not None:
+        out.append({"type": "turn_round", "player": player})
+    if "move" not in done and next_slot(used, "move") is not None:
+        size = len(state["bases"][player]["cards"])
+        numbers = movement_table(state["mode"], state["options"].get("card_moves"))
+        for steps in range(1, max([size, *numbers.values()]) + 1):
+            if not move_violations(state, player, steps):
+                out.append({"type": "move", "player": player, "steps": steps})
+    out += [{"type": "spy", "player": player, "target": t} for t in remaining(state)
+            if t != player]
+    out.append({"type": "end_turn", "player": player})
+    return out
+
+
+# --- applying -------------------------------------------------------------------------------
+def apply_action(state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, list[dict]]:
+    """Return ``(new state, events)`` for a legal ``action``; the input is not changed (the
+    log's past events are shared, never modified)."""
+    new = {key: json_copy(value) for key, value in state.items() if key != "log"}
+    new["log"] = list(state["log"])
+    kind, player = action["type"], action["player"]
+    turn, base = new["turn"], new["bases"][player]
+    if kind == "turn_round":  # SPY-M4
+        base["facing"] = turned_round(base["facing"])
+        turn["done"].append(kind)
+        events = [event("turn_round", player=player, facing=base["facing"])]
+    elif kind == "move":
+        events = [_move(new, player, action["steps"])]
+        turn["done"].append(kind)
+    elif kind == "spy":
+        events = _spy(new, player, action["target"])
+    elif kind == "answer":
+        pending = turn["pending"]
+        turn["pending"] = None
+        events = resolve_answer(new, pending["attacker"], player, pending["position"],
+                                action["answer"], action.get("card"))
+        events += pass_turn(new)
+    else:
+        events = pass_turn(new)
+    new["log"].extend(dict(e) for e in events if "visible_to" not in e)
+    return new, events
+
+
+def json_copy(value: Any) -> Any:
+    """Return a deep copy of JSON-like data (dicts, lists, scalars), faster than deepcopy."""
+    if isinstance(value, dict):
+        return {key: json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [json_copy(item) for item in value]
+    return value
+
+
+def _move(state: dict[str, Any], player: str, steps: int) -> dict[str, Any]:
+    """Move the Spy exactly ``steps`` the way it faces (SPY-M1, M3); record the declared number
+    of a hidden card and what it tells about the card (SPY-C3)."""
+    base = state["bases"][player]
+    size, position, start = len(base["cards"]), faced_position(base), base["spy_gap"]
+    if position not in base["exposed"]:
+        base["declared"][position] = steps
+        numbers = movement_table(state["mode"], state["options"].get("card_moves"))
+        if numbers:
+            base["candidates"] = narrowed(base, position, steps_allow(steps, numbers),
+                                          base_cards(len(state["players"])))
+    base["spy_gap"] = moved_gap(start, base["facing"], steps, size)
+    return event("move", player=player, steps=steps, facing=base["facing"], from_gap=start,
+                 spy_gap=base["spy_gap"], faced=position)
+
+
+def _spy(state: dict[str, Any], attacker: str, defender: str) -> list[dict[str, Any]]:
+    """Spy on ``defender`` (SPY-P1): the engine answers in digital mode; table mode waits."""
+    position = spied_position(state, attacker)
+    state["turn"]["done"].append("spy")
+    events = [event("spy", player=attacker, target=defender, position=position)]
+    if state["mode"] == "table":
+        state["turn"]["pending"] = {"attacker": attacker, "defender": defender,
+                                    "position": position}
+        return events
+    answer, card = true_answer(state["bases"][defender], position)
+    events += resolve_answer(state, attacker, defender, position, answer, card)
+    return events + pass_turn(state)
+
+
+def pass_turn(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """End the turn: the next player still in takes it (SPY-S3 seat order, SPY-E1), or the
+    last player left wins (SPY-E2)."""
+    left = remaining(state)
+    if len(left) == 1:
+        state["winner"], state["turn"] = left[0], None
+        return [event("game_over", winner=left[0], rule="SPY-E2")]
+    player = next_seat(state["players"], state["turn"]["player"], state["eliminated"])
+    state["turn"] = {"player": player, "done": [], "pending": None}
+    return [event("turn", player=player)]

@@ -1,0 +1,112 @@
+"""Spy request bodies (``shared/rules/spy.md``, "Setup body" and "Vocabulary").
+
+Types only: the engine (``referee.games.spy``) decides what is legal and possible and cites the
+rule (a Bomb 2 in a 3-player base is SPY-S1, a blue 2-player game SPY-S1…), so card names,
+colours and answers are plain strings here.
+"""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from referee.schemas.fields import Mode, Options, PlayerName, Players, Seed
+
+
+def _strict_int(**kwargs) -> fields.Integer:
+    return fields.Integer(strict=True, **kwargs)
+
+
+class LayoutSchema(Schema):
+    """An arranged base (SPY-S2): ``cards`` from the holder's left, Spy excluded (7 with 2
+    players, 6 with 3–4; ``"unknown"`` allowed in table mode), the Spy's ``spy_gap`` (it sits
+    just left of ``cards[spy_gap]``) and ``facing``."""
+
+    cards = fields.List(fields.String(), required=True)
+    spy_gap = _strict_int(required=True)
+    facing = fields.String(required=True, metadata={"description": "left or right"})
+
+
+class SetupSchema(Schema):
+    """``POST /v1/games/spy/setup``: 2–4 players in seat (clockwise) order, options (mirror,
+    card_moves, top_secret_2_eliminates, first_player), mode, optional ``colours`` (default
+    green, red, blue, yellow in seat order) and either ``bases`` for every player or a
+    ``seed`` to deal them from."""
+
+    players = Players(2, 4)
+    options = Options()
+    mode = Mode()
+    seed = Seed()
+    colours = fields.Dict(keys=PlayerName(), values=fields.String())
+    bases = fields.Dict(keys=PlayerName(), values=fields.Nested(LayoutSchema))
+
+
+class BaseSchema(LayoutSchema):
+    """A base in play: the layout plus what is public about it."""
+
+    exposed = fields.List(_strict_int(), required=True,
+                          metadata={"description": "positions, in exposure order (SPY-R3)"})
+    lit = fields.List(_strict_int(), required=True,
+                      metadata={"description": "positions of lit bombs (SPY-R4)"})
+    candidates = fields.List(fields.List(fields.String()), required=True, metadata={
+        "description": "per position, the cards public facts still allow"})
+    declared = fields.List(_strict_int(allow_none=True), required=True, metadata={
+        "description": "per position, the number declared moving off it while hidden (SPY-C3)"})
+
+
+class PendingSchema(Schema):
+    """A table-mode spy waiting for the defender's answer."""
+
+    attacker = PlayerName(required=True)
+    defender = PlayerName(required=True)
+    position = _strict_int(required=True)
+
+
+class TurnSchema(Schema):
+    """The turn in progress: its player, the actions done (SPY-T1) and a pending spy."""
+
+    player = PlayerName(required=True)
+    done = fields.List(fields.String(), required=True)
+    pending = fields.Nested(PendingSchema, required=True, allow_none=True)
+
+
+class StateSchema(Schema):
+    """A Spy snapshot as returned by setup/apply (types only; ``check_state`` decides whether
+    it is possible — see ``referee/games/spy/snapshot.py``)."""
+
+    game = fields.String(required=True, validate=validate.Equal("spy"))
+    rules_version = fields.String(required=True)
+    mode = Mode(required=True)
+    seed = Seed(required=True, allow_none=True)
+    options = fields.Dict(required=True)
+    players = fields.List(PlayerName(), required=True)
+    colours = fields.Dict(keys=PlayerName(), values=fields.String(), required=True)
+    bases = fields.Dict(keys=PlayerName(), values=fields.Nested(BaseSchema), required=True)
+    eliminated = fields.List(PlayerName(), required=True)
+    winner = PlayerName(required=True, allow_none=True)
+    turn = fields.Nested(TurnSchema, required=True, allow_none=True)
+    log = fields.List(fields.Dict(), required=True,
+                      metadata={"description": "every public event so far"})
+
+
+class _Action(Schema):
+    player = PlayerName(required=True)
+
+
+def _action(kind: str, doc: str, **extra) -> type[Schema]:
+    attrs = {"type": fields.String(required=True, validate=validate.Equal(kind)), **extra,
+             "__doc__": doc}
+    return type(f"Spy{kind.title().replace('_', '')}ActionSchema", (_Action,), attrs)
+
+
+ACTION_SCHEMAS: dict[str, type[Schema]] = {
+    "turn_round": _action("turn_round", "Turn your Spy round, before or after the move "
+                          "(SPY-M4)."),
+    "move": _action("move", "Move your Spy exactly the number of the card it faces; 1 or 2 "
+                    "facing an exposed card (SPY-M1, M2).  In table mode, the declared number.",
+                    steps=_strict_int(required=True)),
+    "spy": _action("spy", "Spy on the mirror card of an opponent still in (SPY-P1).",
+                   target=PlayerName(required=True)),
+    "end_turn": _action("end_turn", "End the turn without spying (SPY-T1)."),
+    "answer": _action("answer", "Table mode: the defender's answer (safe, top_secret, "
+                      "exposed + card, tsss, lit_bomb + card, already_exposed; SPY-R2…R6).",
+                      answer=fields.String(required=True), card=fields.String()),
+}
