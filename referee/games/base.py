@@ -144,6 +144,8 @@ class Engine:
     max_players: int = 2
     rules_version: str = "1"
     options: dict[str, OptionSpec] = {}
+    player_counts: tuple[int, ...] = ()
+    """Allowed player counts when not every count from min to max is (All Fours: 2 or 4)."""
 
     # --- setup and snapshots -------------------------------------------------------------
     def setup(self, body: dict[str, Any], seed: int) -> dict[str, Any]:
@@ -219,7 +221,9 @@ class Engine:
     def describe(self) -> dict[str, Any]:
         """The registry entry shown by ``GET /v1/games``."""
         return {"name": self.name, "title": self.title,
-                "players": {"min": self.min_players, "max": self.max_players},
+                "players": {"min": self.min_players, "max": self.max_players,
+                            "counts": list(self.player_counts or
+                                           range(self.min_players, self.max_players + 1))},
                 "modes": list(MODES), "rules_version": self.rules_version,
                 "options": {k: v.to_dict() for k, v in self.options.items()}}
 

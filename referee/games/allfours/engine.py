@@ -28,6 +28,7 @@ class AllFours(Engine):
     title = "All Fours (Trinidad rules)"
     min_players = 2
     max_players = 4
+    player_counts = (2, 4)
     rules_version = "1"
     options = {
         "target": OptionSpec(14, "int", "AF-S6", "Points that win the game.", minimum=1,

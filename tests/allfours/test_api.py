@@ -1,0 +1,214 @@
+"""All Fours through the HTTP API: bad input of every kind gets a 4xx problem naming the field;
+impossible snapshots and inconsistent trick sheets are refused with the rule that decides."""
+import copy
+import json
+
+import pytest
+
+from tests.conftest import CASES_DIR
+
+PROBLEM = "application/problem+json"
+
+
+def _sheet(name="real-hand-1"):
+    return json.loads((CASES_DIR / "allfours" / f"{name}.json").read_text())["sheet"]
+
+
+def _problem(response, status, slug):
+    assert response.status_code == status, response.get_json()
+    assert response.mimetype == PROBLEM
+    body = response.get_json()
+    assert body["type"] == f"/problems/{slug}" and body["status"] == status
+    assert body["title"] and body["detail"]
+    return body
+
+
+def _fields(body):
+    return {e["field"] for e in body.get("errors", [])}
+
+
+def _setup(client, **body):
+    body.setdefault("players", ["ana", "ben"])
+    response = client.post("/v1/games/all-fours/setup", json=body)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()["state"]
+
+
+def test_games_listing_shows_player_counts_options_and_rules_version(client):
+    games = client.get("/v1/games").get_json()
+    allfours = next(g for g in games if g["name"] == "all-fours")
+    assert allfours["players"]["counts"] == [2, 4]
+    assert allfours["options"]["target"]["default"] == 14  # AF-S6
+    assert allfours["options"]["hang_jack"]["default"] == 3  # AF-S3
+    assert "play" in allfours["actions"]
+    assert client.get("/v1/games/all-fours").get_json()["name"] == "all-fours"
+
+
+def test_unknown_game_is_404_problem(client):
+    body = _problem(client.get("/v1/games/bridge"), 404, "unknown-game")
+    assert _fields(body) == {"game"}
+    _problem(client.post("/v1/games/bridge/setup", json={}), 404, "unknown-game")
+
+
+def test_malformed_json_is_400_problem(client):
+    response = client.post("/v1/games/all-fours/score", data="{\"sheet\": ",
+                           content_type="application/json")
+    _problem(response, 400, "malformed-json")
+    _problem(client.post("/v1/games/all-fours/setup", data="[1,", content_type="application/json"),
+             400, "malformed-json")
+
+
+def test_non_json_body_is_415_problem(client):
+    _problem(client.post("/v1/games/all-fours/setup", data="players=a",
+                         content_type="application/x-www-form-urlencoded"),
+             415, "unsupported-media-type")
+
+
+def test_body_over_the_limit_is_413_problem(app, client):
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    _problem(client.post("/v1/games/all-fours/score", data="x" * 2000,
+                         content_type="application/json"), 413, "payload-too-large")
+
+
+def test_unknown_card_in_a_sheet_names_the_field(client):
+    sheet = _sheet()
+    sheet["tricks"][2]["cards"][1] = "1X"
+    body = _problem(client.post("/v1/games/all-fours/score", json={"sheet": sheet}), 422,
+                    "invalid-input")
+    assert "sheet.tricks[2].cards[1]" in _fields(body)
+
+
+def test_wrong_types_name_the_field(client):
+    sheet = _sheet()
+    sheet["dealer"] = 7
+    sheet["tricks"] = "many"
+    body = _problem(client.post("/v1/games/all-fours/score", json={"sheet": sheet}), 422,
+                    "invalid-input")
+    assert {"sheet.dealer", "sheet.tricks"} <= _fields(body)
+
+
+def test_unknown_or_ill_typed_options_are_refused(client):
+    body = _problem(client.post("/v1/games/all-fours/score",
+                                json={"sheet": _sheet(), "options": {"trumps": 2}}),
+                    422, "invalid-setup")
+    assert _fields(body) == {"options.trumps"}
+    body = _problem(client.post("/v1/games/all-fours/setup",
+                                json={"players": ["a", "b"], "options": {"target": "14"}}),
+                    422, "invalid-setup")
+    assert _fields(body) == {"options.target"}
+    body = _problem(client.post("/v1/games/all-fours/setup",
+                                json={"players": ["a", "b"], "options": {"game_tie": "coin"}}),
+                    422, "invalid-setup")
+    assert body["errors"][0]["rule"] == "AF-S4"
+
+
+def test_af_d1_three_players_cannot_play(client):
+    body = _problem(client.post("/v1/games/all-fours/setup", json={"players": ["a", "b", "c"]}),
+                    422, "invalid-setup")
+    assert body["errors"][0]["rule"] == "AF-D1"
+
+
+def test_af_x1_every_sheet_problem_is_listed_at_once(client):
+    sheet = _sheet()
+    sheet["tricks"][2]["cards"][1] = "QC"  # QC twice (trick 2 has it)
+    sheet["tricks"][5]["cards"][0] = "QD"  # the kicked card played
+    sheet["tricks"][3]["leader"] = "omar"  # not the winner of trick 3 (lena won it)
+    body = _problem(client.post("/v1/games/all-fours/score", json={"sheet": sheet}), 422,
+                    "inconsistent-sheet")
+    messages = " ".join(e["message"] for e in body["errors"])
+    assert "queen of clubs appears 2 times" in messages
+    assert "queen of diamonds appears 2 times" in messages and "kicked" in messages
+    assert all(e["rule"] in ("AF-X1", "AF-D1") for e in body["errors"])
+
+
+def test_af_x1_leader_and_trick_count_checks(client):
+    sheet = _sheet()
+    sheet["tricks"][1]["leader"] = "kiri"  # tano won trick 1 (AS)
+    body = _problem(client.post("/v1/games/all-fours/score", json={"sheet": sheet}), 422,
+                    "inconsistent-sheet")
+    assert "sheet.tricks[1].leader" in _fields(body)
+    short = _sheet()
+    short["tricks"] = short["tricks"][:5]
+    body = _problem(client.post("/v1/games/all-fours/score", json={"sheet": short}), 422,
+                    "inconsistent-sheet")
+    assert "sheet.tricks" in _fields(body)
+
+
+def test_af_x1_kicks_must_match_the_beg(client):
+    sheet = _sheet()
+    sheet["beg"] = "run_pack"  # one kick only
+    body = _problem(client.post("/v1/games/all-fours/score", json={"sheet": sheet}), 422,
+                    "inconsistent-sheet")
+    assert "sheet.kicks" in _fields(body)
+
+
+def test_impossible_snapshot_card_twice_is_refused(client):
+    state = _setup(client, seed=3)
+    bad = copy.deepcopy(state)
+    bad["hands"]["ana"][0] = bad["hands"]["ben"][0]
+    body = _problem(client.post("/v1/games/all-fours/validate",
+                                json={"state": bad, "action": {"type": "stand",
+                                                               "player": "ben"}}),
+                    422, "impossible-state")
+    assert any(f.startswith("state.hands") for f in _fields(body))
+
+
+def test_impossible_snapshot_kicked_card_in_a_hand_and_wrong_hand_size(client):
+    state = _setup(client, seed=3)
+    bad = copy.deepcopy(state)
+    bad["hands"]["ana"][0] = bad["kicks"][0]
+    body = _problem(client.post("/v1/games/all-fours/legal-actions", json={"state": bad}),
+                    422, "impossible-state")
+    assert any(e["rule"] == "AF-D1" and "appears 2 times" in e["message"] and
+               "state.kicks" in e["message"] for e in body["errors"]), body
+    short = copy.deepcopy(state)
+    short["stock"].append(short["hands"]["ben"].pop())
+    body = _problem(client.post("/v1/games/all-fours/legal-actions", json={"state": short}),
+                    422, "impossible-state")
+    assert "state.hands.ben" in _fields(body)
+
+
+def test_snapshot_with_wrong_types_is_invalid_input(client):
+    state = _setup(client, seed=3)
+    state["score"] = {"ana": "lots"}
+    state["hands"]["ana"] = "AS"
+    body = _problem(client.post("/v1/games/all-fours/legal-actions", json={"state": state}),
+                    422, "invalid-input")
+    assert {"state.hands.ana", "state.score.ana.value"} & _fields(body)
+
+
+def test_illegal_action_returns_rule_and_sentence_and_changes_nothing(client):
+    state = _setup(client, seed=11, dealer="ana")
+    body = _problem(client.post("/v1/games/all-fours/apply",
+                                json={"state": state, "action": {"type": "stand",
+                                                                 "player": "ana"}}),
+                    422, "illegal-action")
+    assert body["violations"] == [{"rule": "AF-B1", "message": "Only the player on the "
+                                   "dealer's right (ben) may stand or beg."}]
+
+
+def test_unknown_action_type_and_player_are_refused(client):
+    state = _setup(client, seed=11)
+    body = _problem(client.post("/v1/games/all-fours/validate",
+                                json={"state": state, "action": {"type": "fold",
+                                                                 "player": "ana"}}),
+                    422, "invalid-input")
+    assert _fields(body) == {"action.type"}
+    verdict = client.post("/v1/games/all-fours/validate",
+                          json={"state": state, "action": {"type": "stand", "player": "zed"}})
+    assert verdict.get_json()["violations"][0]["rule"] == "AF-D1"
+
+
+def test_seeded_setup_is_reproducible_and_unseeded_is_not_fixed(client):
+    assert _setup(client, seed=99)["hands"] == _setup(client, seed=99)["hands"]
+    assert _setup(client, seed=99)["hands"] != _setup(client, seed=100)["hands"]
+
+
+@pytest.mark.parametrize("path", ["/v1/games/all-fours/setup", "/livez"])
+def test_wrong_method_is_405_problem(client, path):
+    method = client.get if path.endswith("setup") else client.delete
+    _problem(method(path), 405, "method-not-allowed")
+
+
+def test_unknown_path_is_404_problem(client):
+    _problem(client.get("/nope"), 404, "not-found")
