@@ -100,11 +100,13 @@ def _turn_violations(state: dict[str, Any], kind: str, player: str,
         return [Violation("SPY-P2", f"It is {turn['player']}'s turn, not {player}'s.",
                           "action.player")]
     found = _order_violations(turn["done"], kind, player)
+    if found:  # an action not allowed now: its fields are beside the point
+        return found
     if kind == "move":
-        found += move_violations(state, player, action.get("steps"))
-    elif kind == "spy":
-        found += _target_violations(state, player, action.get("target"))
-    return found
+        return move_violations(state, player, action.get("steps"))
+    if kind == "spy":
+        return _target_violations(state, player, action.get("target"))
+    return []
 
 
 def _order_violations(done: list[str], kind: str, player: str) -> list[Violation]:
