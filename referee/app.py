@@ -4,14 +4,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask
 from flask_smorest import Api
 
 from referee import __version__, config
-from referee.api import allfours, errors, games, gnoming, health
-from referee.api.errors import Problem
-
-JSON_TYPES = ("application/json", "application/merge-patch+json")
+from referee.api import allfours, errors, games, gnoming, health, limits
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -28,15 +25,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     for blueprint in (health.blp, games.blp, allfours.blp, gnoming.blp):
         api.register_blueprint(blueprint)
     errors.init_app(app)
-    app.before_request(_require_json)
+    app.before_request(limits.guard_request)
     return app
-
-
-def _require_json() -> None:
-    """Bodies of POST/PUT/PATCH must be JSON (415 otherwise)."""
-    if request.method in ("POST", "PUT", "PATCH") and request.content_length:
-        mimetype = request.mimetype or ""
-        if mimetype not in JSON_TYPES and not mimetype.endswith("+json"):
-            raise Problem("unsupported-media-type", f"Send the body as application/json, "
-                          f"not {mimetype or 'an untyped body'}.",
-                          errors=[{"field": "Content-Type", "message": "must be application/json"}])

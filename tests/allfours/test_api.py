@@ -212,3 +212,12 @@ def test_wrong_method_is_405_problem(client, path):
 
 def test_unknown_path_is_404_problem(client):
     _problem(client.get("/nope"), 404, "not-found")
+
+
+def test_json_nested_too_deeply_is_400_problem_not_500(client):
+    deep = "[" * 50000 + "]" * 50000
+    _problem(client.post("/v1/games/all-fours/score", data=deep,
+                         content_type="application/json"), 400, "malformed-json")
+    # brackets inside strings do not count
+    body = {"sheet": {"players": ["[" * 200, "b"]}}
+    assert client.post("/v1/games/all-fours/score", json=body).status_code == 422
