@@ -8,7 +8,8 @@ from flask import Flask
 from flask_smorest import Api
 
 from referee import __version__, config
-from referee.api import allfours, errors, games, gnoming, health, limits
+from referee.api import allfours, errors, games, gnoming, health, limits, matches
+from referee.store import StoreUnavailable, make_store
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -22,8 +23,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     logging.basicConfig(level=app.config["LOG_LEVEL"])
     api = Api(app, spec_kwargs={"info": {"description": "An impartial rules arbiter for "
                                          "tabletop card games."}})
-    for blueprint in (health.blp, games.blp, allfours.blp, gnoming.blp):
+    for blueprint in (health.blp, games.blp, allfours.blp, gnoming.blp, matches.blp):
         api.register_blueprint(blueprint)
+    app.extensions["referee.store"] = make_store(app.config)
     errors.init_app(app)
+    app.register_error_handler(StoreUnavailable, matches.store_unavailable)
     app.before_request(limits.guard_request)
     return app

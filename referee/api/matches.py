@@ -1,0 +1,171 @@
+"""Match endpoints (``/v1/matches``): a whole table plays a match kept by the service.
+
+Each view parses, calls :class:`referee.matches.MatchService` and serialises.  Tokens go in
+``Authorization: Bearer <token>``; match reads and action responses carry ``ETag: "<version>"``.
+Errors are problem+json: 401 ``unauthorized`` (missing/unknown token where one is needed), 403
+``forbidden`` (acting as another seat; the audit before the end; deleting without the host
+token), 404 ``not-found``, 409 ``version-conflict`` (with ``current_version``), 422
+``invalid-input``/``invalid-setup``/``illegal-action``/``idempotency-key-reused``, 428
+``precondition-required`` (no expected version), 503 ``store-unavailable`` with
+``Retry-After`` (the match store is down; the stateless endpoints still answer).
+"""
+from __future__ import annotations
+
+from flask import current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from referee.api.errors import ProblemSchema, problem_response
+from referee.matches import MatchService
+from referee.schemas.matches import (AuditSchema, EventsQuerySchema, MatchActedSchema,
+                                     MatchActionSchema, MatchCreatedSchema, MatchCreateSchema,
+                                     MatchEventsSchema, MatchLegalActionsSchema, MatchViewSchema)
+from referee.store import StoreUnavailable
+
+RETRY_AFTER_SECONDS = 1
+"""``Retry-After`` of a 503 ``store-unavailable``."""
+
+blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
+                description="Matches kept by the service: seat tokens, versions, events, audit.")
+
+_ERRORS = {"description": "problem+json", "schema": ProblemSchema}
+_AUTH = {"name": "Authorization", "in": "header", "required": False,
+         "schema": {"type": "string"}, "description": "Bearer <seat or host token>"}
+_ACT_HEADERS = [
+    {**_AUTH, "required": True},
+    {"name": "If-Match", "in": "header", "schema": {"type": "string"},
+     "description": 'the version the action was chosen at, "7" (or body expected_version)'},
+    {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"},
+     "description": "1-255 visible ASCII characters; a retry returns the first response"}]
+
+
+def service() -> MatchService:
+    """The app's match service (its store and idle TTL)."""
+    return MatchService(current_app.extensions["referee.store"],
+                        current_app.config["MATCH_TTL_SECONDS"])
+
+
+def _etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}
+
+
+def _with_caller(match_id: str, required: bool = False):
+    svc = service()
+    record = svc.load(match_id)
+    return svc, record, svc.caller(record, request.headers.get("Authorization"), required)
+
+
+@blp.route("")
+class Matches(MethodView):
+    @blp.arguments(MatchCreateSchema)
+    @blp.response(201, MatchCreatedSchema)
+    @blp.alt_response(404, **_ERRORS)
+    @blp.alt_response(422, **_ERRORS)
+    @blp.alt_response(503, **_ERRORS)
+    def post(self, body):
+        """Create a match: ``{"game", "players", "options"?, "mode"?, "seed"?, ...the game's
+        setup fields}`` → id, version 1, commitment, one seat token per player, host token.
+
+        Tokens are shown only here (the service keeps their SHA-256).  Digital mode deals
+        from the seed (256 random bits unless given); table mode deals nothing.  Errors: 404
+        ``unknown-game``; 422 ``invalid-input``, ``invalid-setup`` (rule ID and field).
+        """
+        created = service().create(body)
+        return created, 201, {"Location": f"{blp.url_prefix}/{created['id']}",
+                              **_etag(created["version"])}
+
+
+@blp.route("/<match_id>")
+class Match(MethodView):
+    @blp.doc(parameters=[_AUTH])
+    @blp.response(200, MatchViewSchema)
+    @blp.alt_response(401, **_ERRORS)
+    @blp.alt_response(404, **_ERRORS)
+    def get(self, match_id):
+        """Read the match: a seat token gives that seat's view, the host token the referee
+        view (without the seed), no token the public view.  ``ETag`` is the version."""
+        svc, record, caller = _with_caller(match_id)
+        return svc.view(record, caller), 200, _etag(record["version"])
+
+    @blp.doc(parameters=[{**_AUTH, "required": True}])
+    @blp.response(204)
+    @blp.alt_response(401, **_ERRORS)
+    @blp.alt_response(403, **_ERRORS)
+    @blp.alt_response(404, **_ERRORS)
+    def delete(self, match_id):
+        """Delete the match and everything kept of it (host token only)."""
+        svc, record, caller = _with_caller(match_id, required=True)
+        svc.delete(record, caller)
+
+
+@blp.route("/<match_id>/actions", methods=["POST"])
+@blp.doc(parameters=_ACT_HEADERS)
+@blp.arguments(MatchActionSchema)
+@blp.response(200, MatchActedSchema)
+@blp.alt_response(401, **_ERRORS)
+@blp.alt_response(403, **_ERRORS)
+@blp.alt_response(409, **_ERRORS)
+@blp.alt_response(422, **_ERRORS)
+@blp.alt_response(428, **_ERRORS)
+def act(body, match_id):
+    """Apply an action: ``{"action": {...}, "expected_version"?}`` with the acting seat's
+    token and ``If-Match: "<version>"`` (or ``expected_version``).
+
+    200: the new version, the action's events the caller may see, the caller's view.  401 no
+    or unknown token; 403 acting as another seat; 409 the match moved on (``current_version``);
+    422 ``illegal-action`` with every violated rule; 428 no expected version.  With
+    ``Idempotency-Key`` a retry gets the first 200 again (``Idempotent-Replayed: true``), never
+    a second application; the same key with another body is 422 ``idempotency-key-reused``.
+    """
+    svc, record, caller = _with_caller(match_id, required=True)
+    status, result, replayed = svc.act(record, caller, body, request.headers.get("If-Match"),
+                                       request.headers.get("Idempotency-Key"))
+    headers = _etag(result["version"])
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return result, status, headers
+
+
+@blp.route("/<match_id>/events")
+@blp.doc(parameters=[_AUTH])
+@blp.arguments(EventsQuerySchema, location="query")
+@blp.response(200, MatchEventsSchema)
+@blp.alt_response(401, **_ERRORS)
+@blp.alt_response(404, **_ERRORS)
+def events(query, match_id):
+    """The event log the caller may see (``?after=N``: events with ``seq`` > N), in order."""
+    svc, record, caller = _with_caller(match_id)
+    return svc.events(record, caller, query["after"])
+
+
+@blp.route("/<match_id>/legal-actions")
+@blp.doc(parameters=[{**_AUTH, "required": True}])
+@blp.response(200, MatchLegalActionsSchema)
+@blp.alt_response(401, **_ERRORS)
+@blp.alt_response(404, **_ERRORS)
+def legal_actions(match_id):
+    """The calling seat's legal actions now (the host token: everyone's, host-only ones too)."""
+    svc, record, caller = _with_caller(match_id, required=True)
+    return svc.legal_actions(record, caller)
+
+
+@blp.route("/<match_id>/audit")
+@blp.response(200, AuditSchema)
+@blp.alt_response(403, **_ERRORS)
+@blp.alt_response(404, **_ERRORS)
+def audit(match_id):
+    """Once the match is over: the seed, the setup body, every action and the final state.
+
+    Replay: ``POST /v1/games/{game}/setup`` with ``setup``, then ``POST /v1/games/{game}/apply``
+    each action in order; the last state equals ``final_state``, and
+    ``sha256("<seed>:<id>")`` equals ``commitment``.  403 ``forbidden`` before the end.
+    """
+    svc = service()
+    return svc.audit(svc.load(match_id))
+
+
+def store_unavailable(exc: StoreUnavailable):
+    """503 ``store-unavailable`` with ``Retry-After`` (nothing was written)."""
+    return problem_response("store-unavailable", "The match store does not answer; try again "
+                            "shortly. The stateless /v1/games endpoints still work.",
+                            headers={"Retry-After": str(RETRY_AFTER_SECONDS)})

@@ -1,0 +1,326 @@
+"""Matches: a whole table plays one game through the service, which keeps it in the store.
+
+The flow of every move is *load → engine.apply → compare-and-set*: the record is loaded, the
+action checked and applied by the game's pure engine, and the new record written only if the
+match is still at the version the action was chosen at (:meth:`MatchStore.commit`), together
+with its events, the action itself and the idempotency record, or not at all.
+
+Who is calling is decided by a secret token (``Authorization: Bearer``): one per seat and one
+for the host, generated with :func:`secrets.token_urlsafe` and stored only as SHA-256 hex.
+A seat sees and acts as itself; the host sees the referee view (never the seed), acts for
+host-only actions (a ``player`` that is not a seat, such as Coup's ``"host"``) and, in table
+mode, for any player; no token gives the public view.
+
+Dealing is verifiable: the seed (256 random bits unless the host supplies one) is committed to
+at creation as ``sha256("<seed>:<match id>")`` and revealed by the audit once the match is over,
+with the setup body and every action, so anyone can replay it through the stateless endpoints.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from referee.api.errors import Problem
+from referee.api.loading import game_entry, load, load_action, schema
+from referee.games.base import PUBLIC, REFEREE, event_visible
+from referee.registry import GameEntry
+from referee.store import AlreadyRecorded, MatchNotFound, MatchStore, VersionConflict
+
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+"""What a match id looks like (``secrets.token_urlsafe(16)``); anything else is 404."""
+
+IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
+"""An ``Idempotency-Key``: 1–255 visible ASCII characters (a UUID is a good choice)."""
+
+_ETAG = re.compile(r'\s*(?:W/)?"?(\d{1,18})"?\s*')
+
+
+def new_token() -> str:
+    """A fresh secret token (256 random bits, URL-safe text)."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a token: the SHA-256 hex of its UTF-8 bytes."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def commitment(seed: int | str, match_id: str) -> str:
+    """The dealing commitment: SHA-256 hex of the UTF-8 bytes ``f"{seed}:{match_id}"`` (an
+    integer seed in decimal, e.g. ``b"42:Xb3…"``)."""
+    return hashlib.sha256(f"{seed}:{match_id}".encode()).hexdigest()
+
+
+def fingerprint(data: Any) -> str:
+    """SHA-256 hex of ``data`` as canonical JSON (sorted keys, no spaces): what an
+    idempotency record remembers of its request."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":"))
+                          .encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sent the request: a seat (``seat`` is the player), the host, or the public."""
+
+    seat: str | None = None
+    host: bool = False
+
+    @property
+    def viewer(self) -> str | None:
+        """The engine's viewer id: the player, ``REFEREE`` or ``PUBLIC``."""
+        return REFEREE if self.host else self.seat if self.seat is not None else PUBLIC
+
+    @property
+    def role(self) -> str:
+        """``"host"``, ``"seat"`` or ``"public"``."""
+        return "host" if self.host else "seat" if self.seat is not None else "public"
+
+
+def see(entry: GameEntry, state: dict[str, Any], caller: Caller) -> dict[str, Any]:
+    """The game's view of ``state`` for ``caller``, never with the seed (it would tell every
+    future deal: only the audit reveals it, after the end)."""
+    view = entry.engine.view(state, caller.viewer)
+    return {key: value for key, value in view.items() if key != "seed"}
+
+
+def expected_version(if_match: str | None, in_body: int | None) -> int:
+    """The version an action was chosen at, from ``If-Match`` (``"7"``, ``7`` or ``W/"7"``)
+    or the body's ``expected_version``.  Neither: 428 ``precondition-required``; both but
+    different, or an unreadable header: 422 ``invalid-input``."""
+    header = None
+    if if_match is not None:
+        found = _ETAG.fullmatch(if_match)
+        if found is None:
+            raise Problem("invalid-input", 'If-Match must be the match version, e.g. "7".',
+                          errors=[{"field": "If-Match", "message": "not a version"}])
+        header = int(found.group(1))
+    if header is not None and in_body is not None and header != in_body:
+        raise Problem("invalid-input", f"If-Match says version {header} but expected_version "
+                      f"says {in_body}.", errors=[{"field": "expected_version",
+                                                   "message": "disagrees with If-Match"}])
+    version = header if header is not None else in_body
+    if version is None:
+        raise Problem("precondition-required", "Say which version the action was chosen at: "
+                      "send If-Match: \"<version>\" or expected_version.",
+                      errors=[{"field": "If-Match", "message": "missing"}])
+    return version
+
+
+class MatchService:
+    """The match operations over a :class:`MatchStore`; ``ttl`` is the idle expiry in seconds.
+
+    Methods raise :class:`Problem` for HTTP-level failures, engine errors for rule failures,
+    and :class:`~referee.store.StoreUnavailable` when the store is down.
+    """
+
+    def __init__(self, store: MatchStore, ttl: int):
+        self.store = store
+        self.ttl = ttl
+
+    # --- creating and reading ------------------------------------------------------------
+    def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Deal a new match from ``{"game", ...the game's setup body}`` (see
+        :class:`~referee.schemas.matches.MatchCreateSchema`) and return its id, version 1,
+        the commitment and every token.  422 ``invalid-input``/``invalid-setup``; 404
+        ``unknown-game``."""
+        body = dict(body)
+        entry = game_entry(body.pop("game"))
+        setup = load(schema(entry.schemas.SetupSchema), body)
+        setup["options"] = entry.engine.resolve_options(setup.get("options"))
+        seed = setup.pop("seed", None)
+        if seed is None:
+            seed = secrets.randbits(256)
+        state = entry.engine.setup(setup, seed)
+        match_id = secrets.token_urlsafe(16)
+        players = list(setup["players"])
+        seats = {player: new_token() for player in players}
+        host = new_token()
+        record = {"id": match_id, "game": entry.engine.name, "mode": setup["mode"],
+                  "version": 1, "players": players, "setup": setup, "seed": seed,
+                  "commitment": commitment(seed, match_id), "state": state, "event_count": 0,
+                  "seats": {p: token_hash(t) for p, t in seats.items()},
+                  "host": token_hash(host)}
+        self.store.create(match_id, record, self.ttl)
+        return {**_public(record), "seats": seats, "host_token": host, "ttl": self.ttl}
+
+    def load(self, match_id: str) -> dict[str, Any]:
+        """The match's record; 404 ``not-found`` if there is none (or the id is malformed)."""
+        try:
+            if MATCH_ID.fullmatch(match_id):
+                return self.store.load(match_id)
+        except MatchNotFound:
+            pass
+        raise self._not_found(match_id)
+
+    def caller(self, record: dict[str, Any], authorization: str | None,
+               required: bool = False) -> Caller:
+        """Who holds the ``Authorization: Bearer <token>``; no header is the public (401
+        ``unauthorized`` when ``required``); an unknown token is always 401."""
+        if not authorization:
+            if required:
+                raise _unauthorized("This needs a seat or host token: Authorization: Bearer "
+                                    "<token>.")
+            return Caller()
+        scheme, _, token = authorization.strip().partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise _unauthorized("Send the token as Authorization: Bearer <token>.")
+        digest = token_hash(token.strip())
+        found = Caller(host=True) if hmac.compare_digest(record["host"], digest) else None
+        for seat, stored in record["seats"].items():
+            if hmac.compare_digest(stored, digest):
+                found = Caller(seat=seat)
+        if found is None:
+            raise _unauthorized("This token belongs to no seat of this match.")
+        return found
+
+    def view(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
+        """The match as ``caller`` may see it (seat view, public view or referee view)."""
+        entry = game_entry(record["game"])
+        return {**_public(record), "role": caller.role, "seat": caller.seat,
+                "to_move": entry.engine.to_move(record["state"]),
+                "over": entry.engine.is_over(record["state"]),
+                "view": see(entry, record["state"], caller)}
+
+    def events(self, record: dict[str, Any], caller: Caller, after: int) -> dict[str, Any]:
+        """The logged events with ``seq`` > ``after`` that ``caller`` may see
+        (:func:`referee.games.base.event_visible`)."""
+        logged = self._or_gone(record["id"], self.store.events, after)
+        return {"version": record["version"],
+                "events": [ev for ev in logged if event_visible(ev, caller.viewer)]}
+
+    def legal_actions(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
+        """The caller's legal actions now; the host gets everyone's (host-only included)."""
+        engine = game_entry(record["game"]).engine
+        player = None if caller.host else caller.seat
+        return {"version": record["version"], "actions": engine.legal_actions(
+            record["state"], player), "to_move": engine.to_move(record["state"])}
+
+    def audit(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Seed, setup body, every action and the final state of a finished match; 403
+        ``forbidden`` while it is being played (the seed tells every future deal)."""
+        if not game_entry(record["game"]).engine.is_over(record["state"]):
+            raise Problem("forbidden", "The audit opens when the match is over: until then "
+                          "the seed stays secret.")
+        return {"id": record["id"], "game": record["game"],
+                "setup": {**record["setup"], "seed": record["seed"]}, "seed": record["seed"],
+                "commitment": record["commitment"], "version": record["version"],
+                "actions": self._or_gone(record["id"], self.store.actions),
+                "final_state": record["state"]}
+
+    def delete(self, record: dict[str, Any], caller: Caller) -> None:
+        """Delete the match (host token only: 403 ``forbidden`` for a seat)."""
+        if not caller.host:
+            raise Problem("forbidden", "Only the host token deletes a match.")
+        self.store.delete(record["id"])
+
+    # --- acting --------------------------------------------------------------------------
+    def act(self, record: dict[str, Any], caller: Caller, body: dict[str, Any],
+            if_match: str | None, key: str | None) -> tuple[int, dict[str, Any], bool]:
+        """Apply ``body["action"]`` for ``caller``; return ``(status, response, replayed)``.
+
+        Order: the expected version must be given (428); a known ``Idempotency-Key`` returns
+        the first response (``replayed``; 422 ``idempotency-key-reused`` for another body);
+        the action must parse (422 ``invalid-input``) and be the caller's to take (403
+        ``forbidden``); the match must still be at the expected version (409
+        ``version-conflict`` with ``current_version``); the rules must allow it (422
+        ``illegal-action``).  Only then is it committed, atomically with its idempotency
+        record; failures are not recorded, so a corrected retry with the same key may pass.
+        """
+        expected = expected_version(if_match, body.get("expected_version"))
+        request_hash = fingerprint({"action": body["action"], "expected_version": expected})
+        scoped = None
+        if key is not None:
+            scoped = self._scoped_key(caller, key)
+            prior = self.store.recorded(record["id"], scoped)
+            if prior is not None:
+                return _replay(prior, request_hash)
+        entry = game_entry(record["game"])
+        action = load_action(entry, body["action"])
+        _authorize(record, caller, action)
+        if record["version"] != expected:
+            raise _conflict(record["version"], expected)
+        state, events = entry.engine.apply(record["state"], action)
+        version = record["version"] + 1
+        numbered = [{**ev, "seq": record["event_count"] + i, "version": version}
+                    for i, ev in enumerate(events, start=1)]
+        new = {**record, "version": version, "state": state,
+               "event_count": record["event_count"] + len(events)}
+        response = {"id": record["id"], "version": version, "view": see(entry, state, caller),
+                    "events": [ev for ev in numbered if event_visible(ev, caller.viewer)],
+                    "to_move": entry.engine.to_move(state), "over": entry.engine.is_over(state)}
+        recorded = (scoped, {"request": request_hash, "status": 200, "body": response}
+                    ) if scoped else None
+        try:
+            self.store.commit(record["id"], record["version"], new, action, numbered,
+                              self.ttl, recorded)
+        except AlreadyRecorded:
+            return _replay(self.store.recorded(record["id"], scoped), request_hash)
+        except VersionConflict as exc:
+            raise _conflict(exc.current, expected) from None
+        except MatchNotFound:
+            raise self._not_found(record["id"]) from None
+        return 200, response, False
+
+    def _scoped_key(self, caller: Caller, key: str) -> str:
+        """The stored name of ``key``: scoped to the caller, so two seats never collide."""
+        if not IDEMPOTENCY_KEY.fullmatch(key):
+            raise Problem("invalid-input", "Idempotency-Key must be 1-255 visible ASCII "
+                          "characters.", errors=[{"field": "Idempotency-Key",
+                                                  "message": "malformed"}])
+        return hashlib.sha256(f"{caller.role}:{caller.seat or ''}\n{key}".encode()).hexdigest()
+
+    def _or_gone(self, match_id: str, read, *args):
+        """``read(match_id, *args)``; 404 if the match vanished since it was loaded."""
+        try:
+            return read(match_id, *args)
+        except MatchNotFound:
+            raise self._not_found(match_id) from None
+
+    def _not_found(self, match_id: str) -> Problem:
+        return Problem("not-found", f"There is no match {match_id!r}: it never existed, was "
+                       f"deleted, or expired after {self.ttl} idle seconds.")
+
+
+def _public(record: dict[str, Any]) -> dict[str, Any]:
+    """What anyone may know of a match: id, game, mode, version, players, commitment."""
+    return {key: record[key] for key in ("id", "game", "mode", "version", "players",
+                                         "commitment")}
+
+
+def _authorize(record: dict[str, Any], caller: Caller, action: dict[str, Any]) -> None:
+    """A seat acts only as itself; the host for host-only actions (a ``player`` that is no
+    seat) and, in table mode, for anyone; the public not at all."""
+    player = action["player"]
+    if caller.seat is not None and player != caller.seat:
+        raise Problem("forbidden", f"This is {caller.seat}'s token: it may not act as "
+                      f"{player}.", errors=[{"field": "action.player",
+                                             "message": f"must be {caller.seat}"}])
+    if caller.host and player in record["seats"] and record["mode"] != "table":
+        raise Problem("forbidden", f"In a digital match {player} acts with their own seat "
+                      "token; the host token acts only for the host.",
+                      errors=[{"field": "action.player", "message": "a seat, not the host"}])
+
+
+def _replay(prior: dict[str, Any], request_hash: str) -> tuple[int, dict[str, Any], bool]:
+    """The first response to an idempotency key, or 422 if this request differs."""
+    if not hmac.compare_digest(prior["request"], request_hash):
+        raise Problem("idempotency-key-reused", "This Idempotency-Key was used for another "
+                      "request (action or expected version); use a new key.",
+                      errors=[{"field": "Idempotency-Key", "message": "already used"}])
+    return prior["status"], prior["body"], True
+
+
+def _conflict(current: int, expected: int) -> Problem:
+    return Problem("version-conflict", f"The match is at version {current}, not {expected}: "
+                   "read it again and choose again.", current_version=current,
+                   headers={"ETag": f'"{current}"'})
+
+
+def _unauthorized(detail: str) -> Problem:
+    return Problem("unauthorized", detail, headers={"WWW-Authenticate": "Bearer"},
+                   errors=[{"field": "Authorization", "message": detail}])

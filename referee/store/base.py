@@ -1,0 +1,92 @@
+"""The match store interface: where matches live between requests, and its errors.
+
+A match is kept as four things, all expiring together after an idle TTL:
+
+- the **record**: a JSON-compatible ``dict`` holding at least ``"version"`` (1 after
+  creation, +1 per applied action) and whatever the match service keeps (state, token hashes,
+  seed, commitment…);
+- the **event log**: every event of every applied action, in order, each carrying its ``seq``,
+  its 1-based position in the log (the caller numbers them) — :meth:`MatchStore.events`
+  returns those after a given ``seq``;
+- the **action list**: every applied action, in order (the audit replays it);
+- the **idempotency records**: the first response to each ``Idempotency-Key``.
+
+Every update is one atomic compare-and-set (:meth:`MatchStore.commit`): either the record, the
+new events, the action and the idempotency record are all written and the TTL refreshed, or
+nothing is.  Implementations: :class:`referee.store.memory.MemoryStore` (one process) and
+:class:`referee.store.redis_store.RedisStore`.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+
+class StoreError(Exception):
+    """Base of the store's errors."""
+
+
+class StoreUnavailable(StoreError):
+    """The backing store cannot be reached (HTTP 503 ``store-unavailable``, ``Retry-After``)."""
+
+
+class MatchNotFound(StoreError):
+    """No match with this id (never created, deleted, or expired)."""
+
+
+class VersionConflict(StoreError):
+    """The match is no longer at the expected version; ``current`` is the version it is at."""
+
+    def __init__(self, current: int):
+        super().__init__(f"the match is at version {current}")
+        self.current = current
+
+
+class AlreadyRecorded(StoreError):
+    """The idempotency key was recorded by another request first: nothing was written."""
+
+
+class MatchStore(ABC):
+    """Where matches live.  Every method may raise :class:`StoreUnavailable`."""
+
+    @abstractmethod
+    def ping(self) -> None:
+        """Return when the store answers; raise :class:`StoreUnavailable` otherwise."""
+
+    @abstractmethod
+    def create(self, match_id: str, record: dict[str, Any], ttl: int) -> None:
+        """Store a new match's record, expiring after ``ttl`` seconds.  Raises
+        :class:`StoreError` if ``match_id`` is taken (ids are random: never in practice)."""
+
+    @abstractmethod
+    def load(self, match_id: str) -> dict[str, Any]:
+        """Return the match's record.  Raises :class:`MatchNotFound`."""
+
+    @abstractmethod
+    def commit(self, match_id: str, expected_version: int, record: dict[str, Any],
+               action: dict[str, Any], events: list[dict[str, Any]], ttl: int,
+               idempotency: tuple[str, dict[str, Any]] | None = None) -> None:
+        """Atomically replace the record if the match is still at ``expected_version``.
+
+        In the same step: append ``events`` to the event log and ``action`` to the action
+        list, store ``idempotency`` (``(scoped key, response record)``) if given, and refresh
+        the TTL of every key of the match to ``ttl`` seconds.  Raises
+        :class:`MatchNotFound`, :class:`AlreadyRecorded` (the key was recorded first; checked
+        before the version) or :class:`VersionConflict`; then nothing is written.
+        """
+
+    @abstractmethod
+    def events(self, match_id: str, after: int = 0) -> list[dict[str, Any]]:
+        """The logged events with ``seq`` greater than ``after``, in order (unfiltered)."""
+
+    @abstractmethod
+    def actions(self, match_id: str) -> list[dict[str, Any]]:
+        """Every applied action, in order."""
+
+    @abstractmethod
+    def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:
+        """The response record stored under the scoped idempotency ``key``, or ``None``."""
+
+    @abstractmethod
+    def delete(self, match_id: str) -> bool:
+        """Delete every key of the match; ``True`` if it existed."""

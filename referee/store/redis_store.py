@@ -1,0 +1,163 @@
+"""The Redis match store: matches shared by every worker process, each update atomic.
+
+Keys of match ``<id>`` (``<prefix>`` defaults to ``referee``), all with the hash tag ``{<id>}``
+so they sit in one Redis Cluster slot and one Lua script may touch them all:
+
+| key | type | holds |
+| --- | --- | --- |
+| ``<prefix>:match:{<id>}`` | hash | ``version`` and ``record`` (the JSON record) |
+| ``<prefix>:match:{<id>}:events`` | list | one JSON event per element, ``seq`` = position |
+| ``<prefix>:match:{<id>}:actions`` | list | one JSON action per applied action |
+| ``<prefix>:match:{<id>}:idem`` | hash | scoped idempotency key → JSON response record |
+
+Every key expires after the idle TTL, refreshed by each update.  An update is one Lua script
+(:data:`COMMIT`): it checks the idempotency key and the version before writing anything, so a
+script either writes everything or nothing.  The idempotency records share one hash (not a key
+each) so that ``DELETE`` removes every key of a match at once and they expire with the match.
+
+Connection failures and timeouts become :class:`StoreUnavailable`; the client uses short
+socket timeouts and no automatic retry (a retried write could not tell whether the first
+attempt landed — clients retry with an ``Idempotency-Key`` instead).
+"""
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from referee.store.base import (AlreadyRecorded, MatchNotFound, MatchStore, StoreError,
+                                StoreUnavailable, VersionConflict)
+
+CONNECT_TIMEOUT = 0.5
+"""Seconds to wait for a TCP connection to Redis before answering 503."""
+
+SOCKET_TIMEOUT = 1.0
+"""Seconds to wait for a Redis reply before answering 503."""
+
+_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError)
+
+CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'record', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+"""KEYS: match.  ARGV: version, record JSON, ttl.  Returns 0 if the id is taken."""
+
+COMMIT = """
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then return {'missing'} end
+if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[5]) == 1 then
+  return {'recorded'}
+end
+if current ~= ARGV[1] then return {'conflict', current} end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
+redis.call('RPUSH', KEYS[3], ARGV[7])
+for i = 8, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[6]) end
+for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+return {'ok'}
+"""
+"""KEYS: match, events, actions, idem.  ARGV: expected version, new version, record JSON,
+ttl, idempotency key ('' for none), its response JSON, action JSON, event JSON….  Every check
+comes before the first write."""
+
+
+def _guarded(method):
+    """Turn Redis connection failures and timeouts into :class:`StoreUnavailable`."""
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except _DOWN as exc:
+            raise StoreUnavailable(f"Redis: {type(exc).__name__}") from None
+    return wrapper
+
+
+class RedisStore(MatchStore):
+    """Matches in Redis (see the module docstring for the keys)."""
+
+    def __init__(self, url: str, prefix: str = "referee", client: redis.Redis | None = None):
+        self.prefix = prefix
+        self.client = client or redis.Redis.from_url(
+            url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=SOCKET_TIMEOUT,
+            retry=Retry(NoBackoff(), 0), decode_responses=True)
+        self._create = self.client.register_script(CREATE)
+        self._commit = self.client.register_script(COMMIT)
+
+    def keys(self, match_id: str) -> list[str]:
+        """The match's keys: record, events, actions, idempotency records."""
+        base = f"{self.prefix}:match:{{{match_id}}}"
+        return [base, f"{base}:events", f"{base}:actions", f"{base}:idem"]
+
+    @_guarded
+    def ping(self) -> None:
+        """PING Redis (see :meth:`MatchStore.ping`)."""
+        self.client.ping()
+
+    @_guarded
+    def create(self, match_id: str, record: dict[str, Any], ttl: int) -> None:
+        """Store a new match (see :meth:`MatchStore.create`)."""
+        created = self._create(keys=self.keys(match_id)[:1],
+                               args=[record["version"], json.dumps(record), ttl])
+        if not created:
+            raise StoreError(f"match {match_id} exists")
+
+    @_guarded
+    def load(self, match_id: str) -> dict[str, Any]:
+        """The match's record (see :meth:`MatchStore.load`)."""
+        raw = self.client.hget(self.keys(match_id)[0], "record")
+        if raw is None:
+            raise MatchNotFound(match_id)
+        return json.loads(raw)
+
+    @_guarded
+    def commit(self, match_id, expected_version, record, action, events, ttl,
+               idempotency=None) -> None:
+        """One Lua script (:data:`COMMIT`; see :meth:`MatchStore.commit`)."""
+        key, response = idempotency if idempotency is not None else ("", None)
+        args = [expected_version, record["version"], json.dumps(record), ttl, key,
+                json.dumps(response), json.dumps(action)] + [json.dumps(ev) for ev in events]
+        outcome = self._commit(keys=self.keys(match_id), args=args)
+        if outcome[0] == "missing":
+            raise MatchNotFound(match_id)
+        if outcome[0] == "recorded":
+            raise AlreadyRecorded(key)
+        if outcome[0] == "conflict":
+            raise VersionConflict(int(outcome[1]))
+
+    @_guarded
+    def events(self, match_id: str, after: int = 0) -> list[dict[str, Any]]:
+        """Events with ``seq`` > ``after`` (see :meth:`MatchStore.events`)."""
+        return self._list(match_id, 1, max(after, 0))
+
+    @_guarded
+    def actions(self, match_id: str) -> list[dict[str, Any]]:
+        """Every applied action (see :meth:`MatchStore.actions`)."""
+        return self._list(match_id, 2, 0)
+
+    @_guarded
+    def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:
+        """The response stored under ``key`` (see :meth:`MatchStore.recorded`)."""
+        raw = self.client.hget(self.keys(match_id)[3], key)
+        return None if raw is None else json.loads(raw)
+
+    @_guarded
+    def delete(self, match_id: str) -> bool:
+        """DEL every key of the match at once (see :meth:`MatchStore.delete`)."""
+        return self.client.delete(*self.keys(match_id)) > 0
+
+    def _list(self, match_id: str, which: int, start: int) -> list[dict[str, Any]]:
+        """Elements ``start``… of list key ``which`` of a match that exists (one round trip)."""
+        keys = self.keys(match_id)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.exists(keys[0])
+        pipe.lrange(keys[which], start, -1)
+        exists, items = pipe.execute()
+        if not exists:
+            raise MatchNotFound(match_id)
+        return [json.loads(item) for item in items]

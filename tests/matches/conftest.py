@@ -1,0 +1,124 @@
+"""Fixtures of the match tests: a real Redis (``REFEREE_TEST_REDIS_URL``, set by ``./dev test``)
+under a key prefix of its own, cleaned up afterwards, and :class:`Table`, which drives a match
+through the API with a Flask test client."""
+from __future__ import annotations
+
+import os
+import uuid
+from typing import Any
+
+import pytest
+import redis
+
+from referee.app import create_app
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The test Redis; the test is skipped (saying why) when none is configured."""
+    url = os.environ.get("REFEREE_TEST_REDIS_URL")
+    if not url:
+        pytest.skip("REFEREE_TEST_REDIS_URL is unset: run ./dev test, which starts a private "
+                    "redis-server, or set it to a Redis the tests may write to")
+    return url
+
+
+@pytest.fixture
+def redis_prefix(redis_url):
+    """A key prefix unique to this test; every key under it is deleted afterwards."""
+    prefix = f"referee-test-{uuid.uuid4().hex[:12]}"
+    yield prefix
+    client = redis.Redis.from_url(redis_url)
+    for key in client.scan_iter(match=f"{prefix}:*", count=1000):
+        client.delete(key)
+    client.close()
+
+
+@pytest.fixture
+def redis_app(redis_url, redis_prefix):
+    """An app whose matches live in the test Redis."""
+    return create_app({"TESTING": True, "REDIS_URL": redis_url, "REDIS_KEY_PREFIX": redis_prefix})
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    """The Authorization header of ``token`` (none for ``None``)."""
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+class Table:
+    """One match driven through the API: ``created`` is the 201 body (tokens included)."""
+
+    def __init__(self, client, created: dict[str, Any]):
+        self.client = client
+        self.created = created
+        self.id = created["id"]
+        self.url = f"/v1/matches/{self.id}"
+
+    @classmethod
+    def create(cls, client, **body) -> "Table":
+        """POST /v1/matches with ``body``; asserts 201."""
+        response = client.post("/v1/matches", json=body)
+        assert response.status_code == 201, response.get_json()
+        return cls(client, response.get_json())
+
+    def token(self, who: str | None) -> str | None:
+        """``"host"`` → the host token, a player → the seat token, ``None`` → no token."""
+        if who is None:
+            return None
+        return self.created["host_token"] if who == "host" else self.created["seats"][who]
+
+    def get(self, who: str | None = None, path: str = ""):
+        """GET the match (or ``path`` under it) as ``who``."""
+        return self.client.get(self.url + path, headers=bearer(self.token(who)))
+
+    def read(self, who: str | None = None) -> dict[str, Any]:
+        """The match as ``who`` sees it (asserts 200)."""
+        response = self.get(who)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    def act(self, who: str | None, action: dict[str, Any], version: int | None = None,
+            key: str | None = None, **body):
+        """POST an action as ``who`` with ``If-Match: "<version>"`` and an optional key."""
+        headers = bearer(self.token(who))
+        if version is not None:
+            headers["If-Match"] = f'"{version}"'
+        if key is not None:
+            headers["Idempotency-Key"] = key
+        return self.client.post(self.url + "/actions", json={"action": action, **body},
+                                headers=headers)
+
+    def legal(self, who: str) -> list[dict[str, Any]]:
+        """``who``'s legal actions now."""
+        response = self.get(who, "/legal-actions")
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()["actions"]
+
+    def step(self, rng) -> dict[str, Any] | None:
+        """Play one random legal action of a player to move (with that seat's token, or the
+        host's for a host-only action); return the 200 body, or ``None`` when over."""
+        match = self.read("host")
+        if match["over"]:
+            return None
+        choices = [(who, a) for who in match["to_move"] for a in self.legal(who)]
+        if not choices:
+            choices = [("host", a) for a in self.legal("host")
+                       if a["player"] not in self.created["seats"]]
+        assert choices, f"nobody can act at version {match['version']}"
+        who, action = rng.choice(choices)
+        response = self.act(who, action, match["version"])
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    def play_out(self, rng, limit: int = 5000) -> int:
+        """Play random legal actions until the match is over; return how many were played."""
+        for count in range(limit):
+            if self.step(rng) is None:
+                return count
+        raise AssertionError(f"not over after {limit} actions")
+
+
+@pytest.fixture
+def table():
+    """The :class:`Table` class (conftest classes cannot be imported under importlib mode)."""
+    return Table

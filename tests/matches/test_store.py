@@ -1,0 +1,164 @@
+"""The MatchStore contract, run on both implementations: the in-process store (with a fake
+clock) and the Redis store (on the test Redis, under a key prefix of its own)."""
+from __future__ import annotations
+
+import pytest
+import redis
+
+from referee.store import (AlreadyRecorded, MatchNotFound, MemoryStore, StoreError,
+                           StoreUnavailable, VersionConflict, make_store)
+from referee.store.redis_store import RedisStore
+
+TTL = 600
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(params=["memory", "redis"])
+def store(request):
+    """Each implementation in turn; the memory store's clock is ``store.test_clock``."""
+    if request.param == "memory":
+        clock = Clock()
+        made = MemoryStore(clock=clock)
+        made.test_clock = clock
+        return made
+    url = request.getfixturevalue("redis_url")
+    return RedisStore(url, prefix=request.getfixturevalue("redis_prefix"))
+
+
+def record(version: int, **extra) -> dict:
+    return {"version": version, "state": {"turn": version}, **extra}
+
+
+def events(first_seq: int, count: int, version: int) -> list[dict]:
+    return [{"type": "played", "seq": first_seq + i, "version": version} for i in range(count)]
+
+
+def test_create_then_load_returns_the_record(store):
+    store.create("m1aaaaaaaaaaaaaaaa", record(1, game="all-fours"), TTL)
+    assert store.load("m1aaaaaaaaaaaaaaaa") == {"version": 1, "state": {"turn": 1},
+                                                "game": "all-fours"}
+    assert store.events("m1aaaaaaaaaaaaaaaa") == []
+    assert store.actions("m1aaaaaaaaaaaaaaaa") == []
+
+
+def test_an_unknown_match_is_not_found(store):
+    with pytest.raises(MatchNotFound):
+        store.load("nosuchmatchaaaaaaa")
+    with pytest.raises(MatchNotFound):
+        store.events("nosuchmatchaaaaaaa")
+    with pytest.raises(MatchNotFound):
+        store.commit("nosuchmatchaaaaaaa", 1, record(2), {"type": "x"}, [], TTL)
+
+
+def test_creating_a_taken_id_fails_and_keeps_the_first(store):
+    store.create("m2aaaaaaaaaaaaaaaa", record(1, owner="first"), TTL)
+    with pytest.raises(StoreError):
+        store.create("m2aaaaaaaaaaaaaaaa", record(1, owner="second"), TTL)
+    assert store.load("m2aaaaaaaaaaaaaaaa")["owner"] == "first"
+
+
+def test_commit_at_the_expected_version_writes_record_events_and_action(store):
+    mid = "m3aaaaaaaaaaaaaaaa"
+    store.create(mid, record(1), TTL)
+    store.commit(mid, 1, record(2), {"type": "stand"}, events(1, 2, 2), TTL)
+    store.commit(mid, 2, record(3), {"type": "play"}, events(3, 1, 3), TTL)
+    assert store.load(mid)["version"] == 3
+    assert [ev["seq"] for ev in store.events(mid)] == [1, 2, 3]
+    assert [ev["seq"] for ev in store.events(mid, after=2)] == [3]
+    assert store.events(mid, after=3) == []
+    assert store.actions(mid) == [{"type": "stand"}, {"type": "play"}]
+
+
+def test_commit_at_a_stale_version_raises_and_writes_nothing(store):
+    mid = "m4aaaaaaaaaaaaaaaa"
+    store.create(mid, record(1), TTL)
+    store.commit(mid, 1, record(2), {"type": "stand"}, events(1, 1, 2), TTL)
+    with pytest.raises(VersionConflict) as caught:
+        store.commit(mid, 1, record(2, late=True), {"type": "beg"}, events(2, 1, 2), TTL,
+                     ("key-a", {"status": 200}))
+    assert caught.value.current == 2
+    assert store.load(mid) == record(2)
+    assert len(store.events(mid)) == 1
+    assert store.actions(mid) == [{"type": "stand"}]
+    assert store.recorded(mid, "key-a") is None
+
+
+def test_an_idempotency_record_is_written_with_the_commit_and_blocks_a_second(store):
+    mid = "m5aaaaaaaaaaaaaaaa"
+    store.create(mid, record(1), TTL)
+    first = {"request": "abc", "status": 200, "body": {"version": 2}}
+    store.commit(mid, 1, record(2), {"type": "stand"}, events(1, 1, 2), TTL, ("key-a", first))
+    assert store.recorded(mid, "key-a") == first
+    assert store.recorded(mid, "key-b") is None
+    # The same key again, even at the right version: nothing is written.
+    with pytest.raises(AlreadyRecorded):
+        store.commit(mid, 2, record(3), {"type": "play"}, events(2, 1, 3), TTL,
+                     ("key-a", {"request": "def"}))
+    assert store.load(mid)["version"] == 2
+    assert store.actions(mid) == [{"type": "stand"}]
+    assert store.recorded(mid, "key-a") == first
+
+
+def test_delete_removes_every_part_of_the_match(store):
+    mid = "m6aaaaaaaaaaaaaaaa"
+    store.create(mid, record(1), TTL)
+    store.commit(mid, 1, record(2), {"type": "stand"}, events(1, 1, 2), TTL, ("k", {"s": 1}))
+    assert store.delete(mid) is True
+    assert store.delete(mid) is False
+    with pytest.raises(MatchNotFound):
+        store.load(mid)
+    with pytest.raises(MatchNotFound):
+        store.actions(mid)
+    if isinstance(store, RedisStore):
+        assert store.client.exists(*store.keys(mid)) == 0
+
+
+def test_memory_store_expires_an_idle_match_and_each_update_refreshes_it():
+    clock = Clock()
+    store = MemoryStore(clock=clock)
+    store.create("m7aaaaaaaaaaaaaaaa", record(1), 100)
+    clock.now += 99
+    store.commit("m7aaaaaaaaaaaaaaaa", 1, record(2), {"type": "stand"}, [], 100)
+    clock.now += 99  # 198 s after creation, 99 s after the update: still there
+    assert store.load("m7aaaaaaaaaaaaaaaa")["version"] == 2
+    clock.now += 1
+    with pytest.raises(MatchNotFound):
+        store.load("m7aaaaaaaaaaaaaaaa")
+
+
+def test_redis_keys_share_one_slot_and_every_update_refreshes_their_ttl(redis_url,
+                                                                        redis_prefix):
+    store = RedisStore(redis_url, prefix=redis_prefix)
+    mid = "m8aaaaaaaaaaaaaaaa"
+    store.create(mid, record(1), 100)
+    keys = store.keys(mid)
+    assert keys[0] == f"{redis_prefix}:match:{{{mid}}}"
+    assert {redis.crc.key_slot(k.encode()) for k in keys} == {redis.crc.key_slot(mid.encode())}
+    assert 0 < store.client.ttl(keys[0]) <= 100
+    store.commit(mid, 1, record(2), {"type": "stand"}, events(1, 1, 2), 5000, ("k", {"s": 1}))
+    for key in keys:
+        assert 4900 < store.client.ttl(key) <= 5000, key
+
+
+def test_redis_store_that_cannot_connect_raises_store_unavailable():
+    # Port 1 on the loopback: nothing listens there, the connection is refused at once.
+    store = RedisStore("redis://127.0.0.1:1/0")
+    with pytest.raises(StoreUnavailable):
+        store.ping()
+    with pytest.raises(StoreUnavailable):
+        store.load("m9aaaaaaaaaaaaaaaa")
+
+
+def test_make_store_picks_redis_only_when_redis_url_is_set():
+    assert isinstance(make_store({"REDIS_URL": None}), MemoryStore)
+    made = make_store({"REDIS_URL": "redis://127.0.0.1:1/0", "REDIS_KEY_PREFIX": "p"})
+    assert isinstance(made, RedisStore) and made.prefix == "p"
