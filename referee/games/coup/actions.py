@@ -73,6 +73,8 @@ def awaiting(state: dict[str, Any]) -> str:
         return f"The game is over: {state['winner']} won."
     if state["loss"] is not None:
         return f"{state['loss']['player']} must first turn up a face-down card (lose_influence)."
+    if stage in PROOFS:
+        return f"{claimant(state)} must prove the {claimed(state)} or concede."
     return {
         CHOOSE: "Each player must first choose their second card (choose_card).",
         DECLARE: f"{actor} must declare this turn's action.",
@@ -82,7 +84,7 @@ def awaiting(state: dict[str, Any]) -> str:
         EXCHANGE: f"{actor} must return cards (return_cards).",
         SHOW: f"{(turn['action'] or {}).get('target')} must show a card (show_card).",
         DECIDE: f"{actor} must decide on the examined card (examine_decide).",
-    }.get(stage, f"{claimant(state)} must prove the {claimed(state)} or concede.")
+    }.get(stage, f"Stage {stage}.")
 
 
 def _check_shape(state: dict[str, Any], action: Any, problems: Problems) -> bool:

@@ -25,6 +25,8 @@ from referee.games.coup.table import can_take, card_locations
 
 TOP_FIELDS = ("game", "mode", "seed", "options", "players", "coins", "treasury", "hands",
               "revealed", "court", "piles", "shuffles", "turn", "loss", "winner")
+LOSS_RULES = ("COUP-A3", "COUP-A5", "COUP-C3", "COUP-C4")
+"""Why someone may have to lose influence: a coup, an assassination, a lost challenge."""
 TURN_FIELDS = ("number", "player", "stage", "action", "passed", "challenger", "block",
                "drawn", "shown")
 
@@ -66,7 +68,7 @@ def _check_types(state: dict, resolve_options, problems: Problems) -> None:
     if state["mode"] not in MODES:
         problems.add("COUP-X1", f"state.mode must be one of {', '.join(MODES)}.", "state.mode")
     seed = state["seed"]
-    if not (_is_int(seed) or isinstance(seed, str)):
+    if not (_is_int(seed) or isinstance(seed, str) and seed):
         problems.add("COUP-S4", "state.seed must be an integer ≥ 0 or a string.", "state.seed")
     players = state["players"]
     if (not isinstance(players, list) or not 2 <= len(players) <= 8
@@ -204,8 +206,9 @@ def _check_loss_winner(state: dict, key: str, problems: Problems) -> None:
             problems.add("COUP-E1", "state.winner must be a player or null.", "state.winner")
         return
     if (not isinstance(value, dict) or set(value) != {"player", "rule"}
-            or value["player"] not in state["players"] or not isinstance(value["rule"], str)):
-        problems.add("COUP-W2", "state.loss must be null or {player, rule}.", "state.loss")
+            or value["player"] not in state["players"] or value["rule"] not in LOSS_RULES):
+        problems.add("COUP-W2", "state.loss must be null or {player, rule} with rule one of "
+                     f"{', '.join(LOSS_RULES)}.", "state.loss")
 
 
 # --- invariants ----------------------------------------------------------------------------
@@ -316,9 +319,11 @@ def _check_stage_fields(state: dict, problems: Problems) -> None:
             BLOCK, BLOCK_CHALLENGE, BLOCK_PROOF, DECLARE, ACTION_CHALLENGE, ACTION_PROOF):
         problems.add("COUP-B2", f"At stage {stage} there is {'no' if block is None else 'a'} "
                      "block.", f"{where}.block")
-    elif block is not None and stage in (BLOCK_CHALLENGE, BLOCK_PROOF) and (
+    elif block is not None and (
             block["character"] not in blocking_characters(kind, exchanger)
-            or (block["player"] not in eligible_blockers(state))):
+            or block["player"] == turn["player"]
+            or (stage in (BLOCK_CHALLENGE, BLOCK_PROOF)
+                and block["player"] not in eligible_blockers(state))):
         problems.add("COUP-B1", f"{block['player']} cannot block {kind} with the "
                      f"{block['character']}.", f"{where}.block")
     if problems:
