@@ -100,11 +100,12 @@ def _knowledge_problems(base: dict[str, Any], deck: tuple[str, ...],
                         numbers: dict[str, int], problems: Problems, where: str) -> None:
     """Exposures in order (SPY-R1/R3), lit bombs (SPY-R4), candidates and declared numbers."""
     size, cards, before = len(deck), base["cards"], len(problems.items)
-    if not _positions(base["exposed"], size, len(EXPOSURE_ORDER)):
+    exposed = base["exposed"] if _positions(base["exposed"], size, len(EXPOSURE_ORDER)) else None
+    if exposed is None:
         problems.add("SPY-R3", "exposed must list distinct positions, at most four.",
                      f"{where}.exposed")
     else:
-        for k, pos in enumerate(base["exposed"]):
+        for k, pos in enumerate(exposed):
             if cards[pos] != EXPOSURE_ORDER[k]:
                 problems.add("SPY-R1", f"Exposure {k + 1} must be {EXPOSURE_ORDER[k]}, and c{pos}"
                              f" holds {cards[pos]}.", f"{where}.exposed[{k}]")
@@ -112,7 +113,7 @@ def _knowledge_problems(base: dict[str, Any], deck: tuple[str, ...],
         problems.add("SPY-R4", "lit must list distinct positions of bombs.", f"{where}.lit")
     else:
         for pos in base["lit"]:
-            if cards[pos] not in BOMBS + (UNKNOWN,) or pos in base["exposed"]:
+            if cards[pos] not in BOMBS + (UNKNOWN,) or pos in (exposed or ()):
                 problems.add("SPY-R4", f"c{pos} ({cards[pos]}) cannot be a lit bomb.",
                              f"{where}.lit")
     cands = base["candidates"]
@@ -183,7 +184,7 @@ def _turn_problems(state: dict[str, Any], turn: Any, left: list[str],
                      "state.turn.player")
         return
     done = turn["done"]
-    if not isinstance(done, list) or not all(d in ACTION_FIELDS for d in done) \
+    if not isinstance(done, list) or not all(isinstance(d, str) and d in ACTION_FIELDS for d in done) \
             or slots_used(done) is None:
         problems.add("SPY-T1", "done must list this turn's actions in the order turn_round, "
                      "move, turn_round, spy.", "state.turn.done")

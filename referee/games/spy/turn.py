@@ -62,7 +62,7 @@ def action_violations(state: dict[str, Any], action: Any) -> list[Violation]:
     if not isinstance(action, dict):
         return [Violation("SPY-T1", "An action is an object with a type and a player.", "action")]
     kind, player = action.get("type"), action.get("player")
-    if kind not in ACTION_FIELDS:
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
         return [Violation("SPY-T1", f"Unknown action type {kind!r}; actions: "
                           f"{', '.join(ACTION_FIELDS)}.", "action.type")]
     found = [Violation("SPY-T1", f"A {kind} action has no field {key!r}.", f"action.{key}")
