@@ -10,7 +10,8 @@ from marshmallow import Schema, fields, validate
 from referee.games.base import UNKNOWN
 from referee.games.coup.cards import CHARACTERS, HOST
 from referee.games.coup.flow import STAGES
-from referee.schemas.fields import Code, Mode, Options, PlayerName, Players, Seed
+from referee.schemas.fields import (Code, Mode, Options, PlayerName, Players, Seed,
+                                    action_schema)
 
 
 def Character(**kwargs):
@@ -94,51 +95,38 @@ class StateSchema(Schema):
     winner = PlayerName(required=True, allow_none=True)
 
 
-class _Action(Schema):
-    player = PlayerName(required=True)
+def _target() -> dict:
+    return {"target": PlayerName(required=True)}
 
 
-def _action(kind: str, doc: str, **extra) -> type[Schema]:
-    attrs = {"type": fields.String(required=True, validate=validate.Equal(kind)), **extra,
-             "__doc__": doc}
-    return type(f"Coup{kind.title().replace('_', '')}ActionSchema", (_Action,), attrs)
-
-
-def _target():
-    return PlayerName(required=True)
-
+_ACTIONS = [  # (type, what it does, its fields besides type and player)
+    ("income", "Take 1 coin (COUP-A1).", {}),
+    ("foreign_aid", "Take 2 coins; the Duchess blocks it (COUP-A2).", {}),
+    ("coup", "Pay 7: the target loses one influence (COUP-A3).", _target()),
+    ("tax", "Duchess: take 3 coins (COUP-A4).", {}),
+    ("assassinate", "Assassin: pay 3, the target loses one influence (COUP-A5).", _target()),
+    ("steal", "Captain: take 2 coins from the target (COUP-A6).", _target()),
+    ("exchange", "Ambassador (COUP-A7) or Inquisitor (COUP-A8a) exchange.", {}),
+    ("examine", "Inquisitor: look at one of the target's cards (COUP-A8b).", _target()),
+    ("challenge", "Challenge the open claim (COUP-C1).", {}),
+    ("pass", "Decline to challenge or block in the open window (COUP-W1).", {}),
+    ("concede", "Answer a challenge by not proving (COUP-C2, C3).", {}),
+    ("close_window", f"The host ({HOST!r}) closes the open window: whoever has not acted "
+     "passes (COUP-W1).", {}),
+    ("block", "Block by claiming a character (COUP-B1).", {"character": Character(required=True)}),
+    ("prove", "Reveal the claimed character (COUP-C2, C4); card required in table mode.",
+     {"card": Character()}),
+    ("lose_influence", "Turn up one face-down card (COUP-L1).",
+     {"card": Character(required=True)}),
+    ("return_cards", "Return the exchange's cards to the court deck (COUP-A7, A8a).",
+     {"cards": fields.List(CardOrUnknown(), required=True, validate=validate.Length(0, 8))}),
+    ("show_card", "Show one face-down card to the Inquisitor (COUP-A8b).",
+     {"card": CardOrUnknown(required=True)}),
+    ("examine_decide", "Give the examined card back or have it swapped (COUP-A8b).",
+     {"swap": fields.Boolean(required=True)}),
+    ("choose_card", "2 players: choose the second card from your pile (COUP-S5).",
+     {"card": CardOrUnknown(required=True)}),
+]
 
 ACTION_SCHEMAS: dict[str, type[Schema]] = {
-    "income": _action("income", "Take 1 coin (COUP-A1)."),
-    "foreign_aid": _action("foreign_aid", "Take 2 coins; the Duchess blocks it (COUP-A2)."),
-    "coup": _action("coup", "Pay 7: the target loses one influence (COUP-A3).", target=_target()),
-    "tax": _action("tax", "Duchess: take 3 coins (COUP-A4)."),
-    "assassinate": _action("assassinate", "Assassin: pay 3, the target loses one influence "
-                           "(COUP-A5).", target=_target()),
-    "steal": _action("steal", "Captain: take 2 coins from the target (COUP-A6).",
-                     target=_target()),
-    "exchange": _action("exchange", "Ambassador (COUP-A7) or Inquisitor (COUP-A8a) exchange."),
-    "examine": _action("examine", "Inquisitor: look at one of the target's cards (COUP-A8b).",
-                       target=_target()),
-    "challenge": _action("challenge", "Challenge the open claim (COUP-C1)."),
-    "pass": _action("pass", "Decline to challenge or block in the open window (COUP-W1)."),
-    "concede": _action("concede", "Answer a challenge by not proving (COUP-C2, C3)."),
-    "close_window": _action("close_window", f"The host ({HOST!r}) closes the open window: "
-                            "whoever has not acted passes (COUP-W1)."),
-    "block": _action("block", "Block by claiming a character (COUP-B1).",
-                     character=Character(required=True)),
-    "prove": _action("prove", "Reveal the claimed character (COUP-C2, C4); card required in "
-                     "table mode.", card=Character()),
-    "lose_influence": _action("lose_influence", "Turn up one face-down card (COUP-L1).",
-                              card=Character(required=True)),
-    "return_cards": _action("return_cards", "Return the exchange's cards to the court deck "
-                            "(COUP-A7, A8a).",
-                            cards=fields.List(CardOrUnknown(), required=True,
-                                              validate=validate.Length(0, 8))),
-    "show_card": _action("show_card", "Show one face-down card to the Inquisitor (COUP-A8b).",
-                         card=CardOrUnknown(required=True)),
-    "examine_decide": _action("examine_decide", "Give the examined card back or have it "
-                              "swapped (COUP-A8b).", swap=fields.Boolean(required=True)),
-    "choose_card": _action("choose_card", "2 players: choose the second card from your pile "
-                           "(COUP-S5).", card=CardOrUnknown(required=True)),
-}
+    kind: action_schema(kind, doc, **extra) for kind, doc, extra in _ACTIONS}

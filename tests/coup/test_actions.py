@@ -153,3 +153,9 @@ def test_coup_a9_a_target_is_a_living_opponent(new_game):
     assert game.coins == {"A": 0, "B": 0, "C": 0}          # B's 3 coins went back (L2)
     assert game.turn["player"] == "A"
     assert game.rules("steal", "A", target="B") == {"COUP-A9"}
+
+
+def test_coup_a2_the_actor_cannot_block_their_own_foreign_aid(new_game):
+    game = new_game(HANDS).do("foreign_aid", "A")
+    assert game.rules("block", "A", character="duchess") == {"COUP-A2"}
+    assert game.rules("block", "B", character="countess") == {"COUP-B1"}

@@ -148,7 +148,8 @@ def _wrong_stage(state: dict[str, Any], kind: str) -> tuple[str, str]:
     if kind == "challenge" and stage in PROOFS:
         return "COUP-C1", f"Only the first challenge counts; {now}"
     if kind in TURN_ACTIONS and stage != CHOOSE:
-        return "COUP-T1", f"{state['turn']['player']} has already declared this turn's action; {now}"
+        actor = state["turn"]["player"]
+        return "COUP-T1", f"{actor} has already declared this turn's action; {now}"
     return STAGE_RULES.get(stage, "COUP-W2"), f"{kind} is not possible now; {now}"
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from referee.games.base import (MODES, UNKNOWN, ImpossibleState, InvalidSetup, Problems,
-                                Violation)
+from referee.games.base import MODES, UNKNOWN, ImpossibleState, Problems, Violation
+from referee.games.common.options import snapshot_option_problems
 from referee.games.coup.cards import (EXCHANGE_DRAW, HAND_SIZE, HOST, TARGETED, TREASURY_VALUE,
                                       TURN_ACTIONS, blocking_characters, characters_in_game,
                                       claimed_character, full_deck, is_card_name)
@@ -112,19 +112,11 @@ def _check_types(state: dict, resolve_options, problems: Problems) -> None:
 
 
 def _check_options(state: dict, resolve_options, problems: Problems) -> None:
+    """COUP-S2, S8: every option present and valid; first_player one of the players."""
+    problems.items += snapshot_option_problems(state["options"], resolve_options, "COUP-S2")
+    if problems:
+        return
     options = state["options"]
-    if not isinstance(options, dict):
-        problems.add("COUP-S2", "state.options must be an object.", "state.options")
-        return
-    try:
-        resolved = resolve_options(options)
-    except InvalidSetup as error:
-        for v in error.violations:
-            problems.add(v.rule, v.message, f"state.{v.field}" if v.field else "state.options")
-        return
-    for key in resolved:
-        if key not in options:
-            problems.add("COUP-S2", f"state.options lacks {key!r}.", f"state.options.{key}")
     first = options.get("first_player")
     if first is not None and first not in state["players"]:
         problems.add("COUP-S8", f"options.first_player {first!r} is not a player.",

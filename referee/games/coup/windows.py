@@ -10,10 +10,10 @@ from typing import Any
 
 from referee.games.base import Problems, event
 from referee.games.coup.cards import (ACTION_RULES, CHARACTERS, HOST, blocking_characters,
-                                      characters_in_game)
+                                      characters_in_game, only_target_blocks)
 from referee.games.coup.flow import (ACTION_CHALLENGE, ACTION_PROOF, BLOCK, BLOCK_CHALLENGE,
                                      BLOCK_PROOF, END, OPEN_BLOCK, RESOLVE, advance, claimant,
-                                     claimed, replace_card, window_candidates, window_waiting)
+                                     claimed, replace_card, window_waiting)
 from referee.games.coup.table import can_take
 
 
@@ -26,10 +26,13 @@ def _check_window_member(state: dict[str, Any], player: str, problems: Problems)
         problems.add("COUP-L2", f"{player} is out of the game and cannot act.", "action.player")
     elif player in turn["passed"]:
         problems.add("COUP-W1", f"{player} already passed in this window.", "action.player")
-    elif turn["stage"] == BLOCK:
+    elif turn["stage"] == BLOCK and only_target_blocks(turn["action"]["type"]):
         kind = turn["action"]["type"]
-        problems.add(ACTION_RULES[kind], f"Only {', '.join(window_candidates(state))}, the "
-                     f"target, may block this {kind}.", "action.player")
+        problems.add(ACTION_RULES[kind], f"Only {turn['action']['target']}, the target, may "
+                     f"block this {kind}.", "action.player")
+    elif turn["stage"] == BLOCK:
+        problems.add("COUP-A2", f"{player} cannot block their own foreign aid.",
+                     "action.player")
     else:
         problems.add("COUP-C1", f"{player} cannot challenge their own claim of the "
                      f"{claimed(state)}.", "action.player")
