@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import UNKNOWN, Violation
+from referee.games.base import Violation
 from referee.games.gnoming.cards import (
     CARDS_TEXT, HAZARD, MULLIGAN, POSITIONS, is_card, is_position, is_positive, pos_name)
 from referee.games.gnoming.table import entered_card_problem, possible_from_draw_pile, unseen
@@ -249,37 +249,37 @@ def legal_actions(state: dict[str, Any], player: str | None = None) -> list[dict
     the turned-up card may still be (GN-X1)."""
     if state["phase"] == "over":
         return []
-    movers = [p for p in to_move(state) if player is None or p == player]
-    candidates: list[dict[str, Any]] = []
     table = state["mode"] == "table"
-    face_down_cards = unseen(state) if table else [None]
-    draw_cards = possible_from_draw_pile(state) if table else [None]
-    for p in movers:
+    face_down_cards = unseen(state) if table else []
+    draw_cards = possible_from_draw_pile(state) if table else []
+    # (action without its card, the cards it may enter in table mode)
+    shapes: list[tuple[dict[str, Any], list[str]]] = []
+    for p in to_move(state):
+        if player is not None and p != player:
+            continue
         grid = state["layouts"][p]
         down = [[r, c] for r, c in POSITIONS if not grid[r][c]["up"]]
         if state["phase"] in ("setup", "hazard", "reveal"):
-            candidates += [_with_card({"type": "flip", "player": p, "position": pos}, card)
-                           for pos in down for card in face_down_cards]
+            shapes += [({"type": "flip", "player": p, "position": pos}, face_down_cards)
+                       for pos in down]
         if state["phase"] in ("setup", "restart") and table:
-            candidates += [_with_card({"type": "discard", "player": p, "pile": i}, card)
-                           for i in (0, 1) for card in draw_cards]
+            shapes += [({"type": "discard", "player": p, "pile": i}, draw_cards) for i in (0, 1)]
         if state["phase"] == "draw":
-            candidates += [_with_card({"type": "draw", "player": p, "source": "draw_pile"}, card)
-                           for card in draw_cards]
-            candidates += [{"type": "draw", "player": p, "source": "discard", "pile": i}
-                           for i in (0, 1)]
+            shapes.append(({"type": "draw", "player": p, "source": "draw_pile"}, draw_cards))
+            shapes += [({"type": "draw", "player": p, "source": "discard", "pile": i}, [])
+                       for i in (0, 1)]
         if state["phase"] in HOLDING_PHASES:
-            candidates += [_with_card({"type": "place", "player": p, "position": [r, c]}, card)
-                           for r, c in POSITIONS
-                           for card in (face_down_cards if not grid[r][c]["up"] else [None])]
+            shapes += [({"type": "place", "player": p, "position": [r, c]},
+                        [] if grid[r][c]["up"] else face_down_cards) for r, c in POSITIONS]
             if state["turn"]["holding"] == HAZARD:
-                candidates.append({"type": "discard", "player": p})
+                shapes.append(({"type": "discard", "player": p}, []))
             else:
-                candidates += [{"type": "discard", "player": p, "pile": i} for i in (0, 1)]
-    return [a for a in candidates if not violations(state, a)]
-
-
-def _with_card(action: dict[str, Any], card: str | None) -> dict[str, Any]:
-    if card is not None and card != UNKNOWN:
-        action["card"] = card
-    return action
+                shapes += [({"type": "discard", "player": p, "pile": i}, []) for i in (0, 1)]
+    legal = []
+    for action, entries in shapes:
+        # every card listed is still possible, so one card decides for all of them
+        if not table or not entries:
+            legal += [action] if not violations(state, action) else []
+        elif not violations(state, {**action, "card": entries[0]}):
+            legal += [{**action, "card": card} for card in entries]
+    return legal

@@ -58,7 +58,8 @@ def value(card: str) -> int:
 def over_deck(cards: Iterable[str]) -> list[str]:
     """Sentences naming every card seen more often than the GN-C1 deck holds it (``"unknown"``
     is not counted)."""
-    counts = Counter(card for card in cards if card != UNKNOWN)
+    counts = Counter(cards)
+    counts.pop(UNKNOWN, None)
     return [f"{counts[card]} cards {card!r} but the deck holds only {DECK_COUNTS[card]}"
             for card in DECK_COUNTS if counts[card] > DECK_COUNTS[card]]
 

@@ -140,6 +140,10 @@ def player_count_problem(count: int, allow_two: bool) -> str | None:
 
 def grid_problems(grid: Any, where: str, problems: Problems) -> bool:
     """Add a GN-S1/GN-C1 problem for a grid that is not 3×3 rows of card names; True if fine."""
+    if type(grid) is list and len(grid) == SIZE and all(
+            type(row) is list and len(row) == SIZE and all(is_card(card) for card in row)
+            for row in grid):
+        return True
     if not isinstance(grid, list) or len(grid) != SIZE:
         problems.add("GN-S1", f"A layout is 3 rows of 3 cards; {where} is not 3 rows.", where)
         return False

@@ -24,11 +24,15 @@ from typing import Any, Callable
 from referee.games.base import MODES, UNKNOWN, ImpossibleState, InvalidSetup, Problems
 from referee.games.gnoming.actions import HOLDING_PHASES, face_down_count
 from referee.games.gnoming.cards import (
-    DECK_SIZE, HAZARD, POSITIONS, SIZE, is_card, is_position, is_positive, over_deck)
+    DECK_COUNTS, DECK_SIZE, HAZARD, POSITIONS, SIZE, is_card, is_position, is_positive, over_deck)
 from referee.games.gnoming.scoring import check_round, player_count_problem
 from referee.games.gnoming.setup import round_starter
 
 PHASES = ("setup", "draw", *HOLDING_PHASES, "restart", "hazard", "reveal", "over")
+CARD_NAMES = frozenset(DECK_COUNTS)
+CARD_OR_UNKNOWN = CARD_NAMES | {UNKNOWN}
+DIGITAL_CELLS = frozenset((card, up) for card in CARD_NAMES for up in (True, False))
+TABLE_CELLS = frozenset({(card, True) for card in CARD_NAMES} | {(UNKNOWN, False)})
 TURN_KEYS = ("player", "holding", "source", "pile", "filled", "replaced_face_down",
              "mulligans_at_start")
 
@@ -119,20 +123,16 @@ def _check_cards(state: dict, problems: Problems) -> None:
                 and all(isinstance(row, list) and len(row) == SIZE for row in grid)):
             problems.add("GN-S1", f"{where} must be 3 rows of 3 cards.", where)
             continue
+        valid = TABLE_CELLS if table else DIGITAL_CELLS
         for r, c in POSITIONS:
-            cell, at = grid[r][c], f"{where}[{r}][{c}]"
-            if not (isinstance(cell, dict) and set(cell) == {"card", "up"}
-                    and isinstance(cell["up"], bool)):
-                problems.add("GN-S1", f"{at} must be {{\"card\", \"up\"}}.", at)
-            elif cell["card"] == UNKNOWN and (not table or cell["up"]):
-                problems.add("GN-X1", f"{at}: only a face-down card in table mode is unknown.",
-                             at)
-            elif cell["card"] != UNKNOWN and not is_card(cell["card"]):
-                problems.add("GN-C1", f"{at}: {cell['card']!r} is not a card of the deck.", at)
-            elif table and not cell["up"] and cell["card"] != UNKNOWN:
-                problems.add("GN-X1", f"{at}: in table mode a face-down card is unknown.", at)
-            else:
-                cards.append(cell["card"])
+            cell = grid[r][c]
+            if type(cell) is dict and len(cell) == 2 and type(cell.get("up")) is bool \
+                    and type(cell.get("card")) is str and (cell["card"], cell["up"]) in valid:
+                cards.append(cell["card"])  # the usual case, checked quickly
+                continue
+            problem = _cell_problem(cell, table)
+            at = f"{where}[{r}][{c}]"
+            problems.add(problem[0], f"{at}: {problem[1]}", at)
     cards += _card_list(state["draw_pile"], "state.draw_pile", table, problems)
     piles = state["discard_piles"]
     if len(piles) != 2 or not all(isinstance(pile, list) for pile in piles):
@@ -165,15 +165,29 @@ def _check_cards(state: dict, problems: Problems) -> None:
             problems.add("GN-C3", f"{where} has other players than the game.", where)
 
 
+def _cell_problem(cell: Any, table: bool) -> tuple[str, str]:
+    """``(rule, sentence)`` saying why a layout cell is not ``{"card", "up"}`` with a card that
+    may lie there (``"unknown"`` only face down in table mode, where every face-down card is)."""
+    if not (type(cell) is dict and len(cell) == 2 and "card" in cell and "up" in cell
+            and type(cell["up"]) is bool):
+        return ("GN-S1", "a layout card must be {\"card\", \"up\"}.")
+    card = cell["card"]
+    if card == UNKNOWN:
+        return ("GN-X1", "only a face-down card in table mode is unknown.")
+    if not is_card(card):
+        return ("GN-C1", f"{card!r} is not a card of the deck.")
+    return ("GN-X1", "in table mode a face-down card is unknown.")
+
+
 def _card_list(cards: list, where: str, unknown_ok: bool, problems: Problems) -> list[str]:
     """The entries of ``cards`` that are cards (or ``"unknown"`` where allowed)."""
-    good = []
-    for i, card in enumerate(cards):
-        if card == UNKNOWN and unknown_ok or is_card(card):
-            good.append(card)
-        else:
-            problems.add("GN-C1", f"{where}[{i}]: {card!r} is not a card of the deck.",
-                         f"{where}[{i}]")
+    allowed = CARD_OR_UNKNOWN if unknown_ok else CARD_NAMES
+    good = [card for card in cards if type(card) is str and card in allowed]
+    if len(good) != len(cards):
+        for i, card in enumerate(cards):
+            if not (type(card) is str and card in allowed):
+                problems.add("GN-C1", f"{where}[{i}]: {card!r} is not a card of the deck.",
+                             f"{where}[{i}]")
     return good
 
 
