@@ -53,6 +53,7 @@ class Table:
         self.created = created
         self.id = created["id"]
         self.url = f"/v1/matches/{self.id}"
+        self.last_actor: str | None = None
 
     @classmethod
     def create(cls, client, **body) -> "Table":
@@ -96,7 +97,8 @@ class Table:
 
     def step(self, rng) -> dict[str, Any] | None:
         """Play one random legal action of a player to move (with that seat's token, or the
-        host's for a host-only action); return the 200 body, or ``None`` when over."""
+        host's for a host-only action); return the 200 body, or ``None`` when over.
+        ``last_actor`` is then who acted (a player or ``"host"``)."""
         match = self.read("host")
         if match["over"]:
             return None
@@ -106,6 +108,7 @@ class Table:
                        if a["player"] not in self.created["seats"]]
         assert choices, f"nobody can act at version {match['version']}"
         who, action = rng.choice(choices)
+        self.last_actor = who
         response = self.act(who, action, match["version"])
         assert response.status_code == 200, response.get_json()
         return response.get_json()
