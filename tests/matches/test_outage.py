@@ -1,0 +1,168 @@
+"""When Redis is down the match endpoints answer 503 ``store-unavailable`` with
+``Retry-After``, the stateless endpoints keep working, and nothing is ever half-written."""
+from __future__ import annotations
+
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+import pytest
+import redis
+
+from referee.app import create_app
+
+START_WAIT_SECONDS = 10
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_redis(port: int, tmp_path) -> subprocess.Popen:
+    """A private redis-server on ``port`` keeping nothing on disk; returns once it answers."""
+    proc = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    client = redis.Redis(port=port, socket_connect_timeout=0.2)
+    deadline = time.monotonic() + START_WAIT_SECONDS
+    while True:
+        try:
+            client.ping()
+            return proc
+        except redis.ConnectionError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                raise RuntimeError(f"redis-server did not start on port {port}") from None
+            time.sleep(0.05)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.kill()
+    proc.wait()
+
+
+@pytest.fixture
+def private_redis(tmp_path):
+    """A redis-server of this test alone, which the test may stop and start again."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (./dev test installs it)")
+    port = free_port()
+    procs = [start_redis(port, tmp_path)]
+
+    class Server:
+        url = f"redis://127.0.0.1:{port}/0"
+
+        def stop(self):
+            stop(procs[-1])
+
+        def start(self):
+            procs.append(start_redis(port, tmp_path))
+
+        def pause(self, paused: bool):
+            procs[-1].send_signal(signal.SIGSTOP if paused else signal.SIGCONT)
+
+    yield Server()
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGCONT)
+            stop(proc)
+
+
+def _assert_503(response):
+    assert response.status_code == 503, response.get_json()
+    assert response.headers["Retry-After"] == "1"
+    assert response.mimetype == "application/problem+json"
+    assert response.get_json()["type"] == "/problems/store-unavailable"
+
+
+def test_redis_down_is_503_with_retry_after_then_service_resumes(private_redis, table):
+    client = create_app({"TESTING": True, "REDIS_URL": private_redis.url}).test_client()
+    match = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
+                         seed=1)
+    assert match.act("ben", {"type": "stand", "player": "ben"}, version=1).status_code == 200
+
+    private_redis.stop()
+    _assert_503(match.get("ben"))
+    _assert_503(match.get(None, "/events"))
+    _assert_503(match.act("ben", {"type": "beg", "player": "ben"}, version=2))
+    _assert_503(client.post("/v1/matches", json={"game": "all-fours", "players": ["a", "b"]}))
+    _assert_503(client.get("/readyz"))
+    # The stateless endpoints do not need the store.
+    assert client.get("/livez").status_code == 200
+    assert client.get("/v1/games").status_code == 200
+    setup = client.post("/v1/games/all-fours/setup", json={"players": ["a", "b"], "seed": 1})
+    assert setup.status_code == 200
+
+    private_redis.start()
+    assert client.get("/readyz").status_code == 200
+    # The server kept nothing on disk: the old match is gone, and says so.
+    assert match.get("ben").status_code == 404
+    fresh = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
+                         seed=1)
+    response = fresh.act("ben", {"type": "stand", "player": "ben"}, version=1)
+    assert response.status_code == 200 and response.get_json()["version"] == 2
+
+
+def test_a_redis_that_hangs_is_503_after_the_socket_timeout(private_redis, table):
+    client = create_app({"TESTING": True, "REDIS_URL": private_redis.url}).test_client()
+    match = table.create(client, game="all-fours", players=["ana", "ben"], seed=1)
+    private_redis.pause(True)  # accepts connections, never answers
+    try:
+        _assert_503(match.act("ben", {"type": "stand", "player": "ben"}, version=1))
+    finally:
+        private_redis.pause(False)
+    assert match.read(None)["version"] == 1
+
+
+def test_a_failure_before_the_write_leaves_version_events_and_actions_unchanged(
+        redis_app, table, monkeypatch):
+    client = redis_app.test_client()
+    store = redis_app.extensions["referee.store"]
+    match = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
+                         seed=1)
+    assert match.act("ben", {"type": "stand", "player": "ben"}, version=1).status_code == 200
+    before = store.load(match.id), store.events(match.id), store.actions(match.id)
+
+    def connection_lost(*args, **kwargs):
+        raise redis.ConnectionError("connection lost")
+
+    monkeypatch.setattr(store, "_commit", connection_lost)  # the read worked, the write fails
+    play = match.legal("ben")[0]
+    _assert_503(match.act("ben", play, version=2, key="ben-lead"))
+    assert (store.load(match.id), store.events(match.id), store.actions(match.id)) == before
+    monkeypatch.undo()
+    # The retry with the same key is a first attempt: applied once.
+    response = match.act("ben", play, version=2, key="ben-lead")
+    assert response.status_code == 200 and "Idempotent-Replayed" not in response.headers
+    assert store.actions(match.id) == before[2] + [play]
+
+
+def test_a_reply_lost_after_the_write_is_recovered_by_retrying_with_the_key(
+        redis_app, table, monkeypatch):
+    client = redis_app.test_client()
+    store = redis_app.extensions["referee.store"]
+    match = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
+                         seed=1)
+    script = store._commit
+
+    def written_then_lost(*args, **kwargs):
+        script(*args, **kwargs)
+        raise redis.TimeoutError("reply lost")
+
+    monkeypatch.setattr(store, "_commit", written_then_lost)
+    stand = {"type": "stand", "player": "ben"}
+    _assert_503(match.act("ben", stand, version=1, key="ben-stand"))
+    monkeypatch.undo()
+    # It was applied (all of it: record, event, action, idempotency record) …
+    assert store.load(match.id)["version"] == 2
+    assert store.actions(match.id) == [stand]
+    # … and the client's retry with the same key gets the first answer, not a second move.
+    retry = match.act("ben", stand, version=1, key="ben-stand")
+    assert retry.status_code == 200 and retry.headers["Idempotent-Replayed"] == "true"
+    assert retry.get_json()["version"] == 2
+    assert store.actions(match.id) == [stand]
