@@ -70,12 +70,21 @@ def domains(base: Mapping[str, Any]) -> list[set[str]]:
 
 
 def has_arrangement(position_domains: Sequence[Iterable[str]], deck: Sequence[str]) -> bool:
-    """True when every position can get a different card of ``deck`` from its domain.
+    """True when every position can get a different card of ``deck`` from its domain."""
+    doms = [[c for c in deck if c in d] for d in map(set, position_domains)]
+    if len(doms) != len(deck):
+        return False
+    if all(len(d) == 1 for d in doms):  # every card known: they must all differ
+        return len({d[0] for d in doms}) == len(doms)
+    return _arrangement(doms) is not None
+
+
+def _arrangement(doms: Sequence[Sequence[str]]) -> dict[int, str] | None:
+    """One arrangement ``{position: card}`` (each card once, from each domain), or ``None``.
 
     Kuhn's augmenting-path matching; a base has at most 7 positions.
     """
     owner: dict[str, int] = {}
-    doms = [[c for c in deck if c in d] for d in map(set, position_domains)]
 
     def place(pos: int, seen: set[str]) -> bool:
         for card in doms[pos]:
@@ -87,7 +96,9 @@ def has_arrangement(position_domains: Sequence[Iterable[str]], deck: Sequence[st
                 return True
         return False
 
-    return len(doms) == len(deck) and all(place(pos, set()) for pos in range(len(doms)))
+    if not all(place(pos, set()) for pos in range(len(doms))):
+        return None
+    return {pos: card for card, pos in owner.items()}
 
 
 def narrowed(base: Mapping[str, Any], position: int, allowed: Iterable[str],
@@ -96,12 +107,15 @@ def narrowed(base: Mapping[str, Any], position: int, allowed: Iterable[str],
     position cut to the cards some arrangement fitting all candidates gives it (from public
     facts only: the base's hidden cards are not consulted)."""
     allowed = set(allowed)
-    cands = [list(c) for c in base["candidates"]]
-    cands[position] = [c for c in deck if c in allowed and c in cands[position]]
-    if not has_arrangement(cands, deck):
+    cands = [[c for c in deck if c in set(cs)] for cs in base["candidates"]]
+    cands[position] = [c for c in cands[position] if c in allowed]
+    found = _arrangement(cands) if len(cands) == len(deck) else None
+    if found is None:
         return cands
-    return [[c for c in cands[pos] if has_arrangement(cands[:pos] + [[c]] + cands[pos + 1:], deck)]
-            for pos in range(len(cands))]
+    return [cs if len(cs) == 1 else
+            [c for c in cs if c == found[pos] or
+             _arrangement(cands[:pos] + [[c]] + cands[pos + 1:]) is not None]
+            for pos, cs in enumerate(cands)]
 
 
 def stays_consistent(base: Mapping[str, Any], position: int, allowed: Iterable[str],

@@ -93,7 +93,7 @@ def layout_problems(base: Any, deck: tuple[str, ...], mode: str, problems: Probl
             problems.add("SPY-S1", f"A base holds {size} cards (Spy excluded) with this many "
                          f"players, not {len(cards)}.", f"{where}.cards")
         seen: set[str] = set()
-        for i, card in enumerate(cards):
+        for i, card in enumerate([] if _plain(cards, deck, mode) else cards):
             if card == UNKNOWN and mode == "table":
                 continue
             problem = _card_problem(card, deck, mode)
@@ -111,6 +111,16 @@ def layout_problems(base: Any, deck: tuple[str, ...], mode: str, problems: Probl
         problems.add("SPY-S2", f"facing must be 'left' or 'right', not {base.get('facing')!r}.",
                      f"{where}.facing")
     return len(problems.items) == before
+
+
+def _plain(cards: list, deck: tuple[str, ...], mode: str) -> bool:
+    """True when ``cards`` are distinct cards of ``deck`` (or "unknown" in table mode): the
+    common case, checked at once."""
+    known = [c for c in cards if not (c == UNKNOWN and mode == "table")]
+    try:
+        return set(deck).issuperset(known) and len(set(known)) == len(known)
+    except TypeError:  # an unhashable entry
+        return False
 
 
 def _card_problem(card: Any, deck: tuple[str, ...], mode: str) -> str | None:

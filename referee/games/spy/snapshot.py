@@ -92,8 +92,20 @@ def _bases_problems(state: dict[str, Any], problems: Problems) -> None:
 
 
 def _positions(value: Any, size: int, limit: int) -> bool:
-    return (isinstance(value, list) and len(value) <= limit and len(set(map(repr, value))) ==
-            len(value) and all(type(p) is int and 0 <= p < size for p in value))
+    """True when ``value`` lists at most ``limit`` distinct positions 0…size-1."""
+    return (isinstance(value, list) and len(value) <= limit
+            and all(type(p) is int and 0 <= p < size for p in value)
+            and len(set(value)) == len(value))
+
+
+def _card_lists(value: Any, deck: frozenset[str], size: int) -> bool:
+    """True when ``value`` is ``size`` non-empty lists of distinct cards of ``deck``."""
+    try:
+        return isinstance(value, list) and len(value) == size and all(
+            isinstance(c, list) and c and deck.issuperset(c) and len(set(c)) == len(c)
+            for c in value)
+    except TypeError:  # an unhashable entry
+        return False
 
 
 def _knowledge_problems(base: dict[str, Any], deck: tuple[str, ...],
@@ -117,9 +129,7 @@ def _knowledge_problems(base: dict[str, Any], deck: tuple[str, ...],
                 problems.add("SPY-R4", f"c{pos} ({cards[pos]}) cannot be a lit bomb.",
                              f"{where}.lit")
     cands = base["candidates"]
-    if not (isinstance(cands, list) and len(cands) == size and all(
-            isinstance(c, list) and c and len(set(map(repr, c))) == len(c)
-            and all(x in deck for x in c) for c in cands)):
+    if not _card_lists(cands, frozenset(deck), size):
         problems.add("SPY-S2", f"candidates must list, for each of the {size} positions, the "
                      "distinct cards it may hold.", f"{where}.candidates")
     declared = base["declared"]
