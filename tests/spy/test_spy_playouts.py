@@ -1,8 +1,8 @@
 """Property test: seeded random games of 2–4 players driven by ``legal_actions``.
 
-At every step: each listed action is legal (no violation), a sample of other actions of every
-shape is refused with SPY- rule IDs (and an action refused is never one a player could take),
-and on every fourth step each listed action is applied and gives a possible state.  Every game
+At every step: each listed action is legal (no violation); a sample of the actions not listed,
+of every shape and by every player, is refused with SPY- rule IDs (so legal_actions misses no
+legal action); on every sixth step each listed action is applied and gives a possible state.  Every game
 ends with exactly one winner (SPY-E2).  Digital mode, and table mode where the test keeps the
 real cards and the defender answers truthfully from them.
 
