@@ -238,7 +238,8 @@ def _check_seats(state: dict, problems: Problems) -> None:
         hand, revealed = state["hands"][p], state["revealed"][p]
         if len(players) == 2:
             pile = len(state["piles"][p])
-            if (len(hand), pile) not in ((1, 5), (2, 4)) and not (pile == 4 and not choosing):
+            if (choosing and (len(hand), pile) not in ((1, 5), (2, 4))
+                    or not choosing and pile != 4):
                 problems.add("COUP-S5", f"{p} holds {len(hand)} card(s) with a pile of {pile}.",
                              f"state.piles.{p}")
             if choosing and revealed:
@@ -256,6 +257,9 @@ def _check_seats(state: dict, problems: Problems) -> None:
     if len(alive) == 1 and (winner != alive[0] or not over):
         problems.add("COUP-E1", f"Only {alive[0]} has influence left: they have won.",
                      "state.winner")
+    elif not alive:
+        problems.add("COUP-E1", "Nobody has influence left; one player always does.",
+                     "state.hands")
     elif len(alive) != 1 and (winner is not None or over):
         problems.add("COUP-E1", f"{len(alive)} players have influence left; nobody has won.",
                      "state.winner")
