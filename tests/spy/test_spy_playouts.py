@@ -2,9 +2,9 @@
 
 At every step: each listed action is legal (no violation); a sample of the actions not listed,
 of every shape and by every player, is refused with SPY- rule IDs (so legal_actions misses no
-legal action); on every sixth step each listed action is applied and gives a possible state.  Every game
-ends with exactly one winner (SPY-E2).  Digital mode, and table mode where the test keeps the
-real cards and the defender answers truthfully from them.
+legal action); on every sixth step each listed action is applied and gives a possible state.
+Every game ends with exactly one winner (SPY-E2).  Digital mode, and table mode where the test
+keeps the real cards and the defender answers truthfully from them.
 
 Bounded: 500 digital and 140 table games (the policy prefers spying so games end; each game is
 capped at ``MAX_ACTIONS`` and must end before it).

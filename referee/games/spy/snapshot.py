@@ -194,8 +194,8 @@ def _turn_problems(state: dict[str, Any], turn: Any, left: list[str],
                      "state.turn.player")
         return
     done = turn["done"]
-    if not isinstance(done, list) or not all(isinstance(d, str) and d in ACTION_FIELDS for d in done) \
-            or slots_used(done) is None:
+    if not isinstance(done, list) or not all(isinstance(d, str) and d in ACTION_FIELDS
+                                             for d in done) or slots_used(done) is None:
         problems.add("SPY-T1", "done must list this turn's actions in the order turn_round, "
                      "move, turn_round, spy.", "state.turn.done")
         return

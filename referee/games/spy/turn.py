@@ -66,7 +66,7 @@ def action_violations(state: dict[str, Any], action: Any) -> list[Violation]:
         return [Violation("SPY-T1", f"Unknown action type {kind!r}; actions: "
                           f"{', '.join(ACTION_FIELDS)}.", "action.type")]
     found = [Violation("SPY-T1", f"A {kind} action has no field {key!r}.", f"action.{key}")
-             for key in sorted(set(action) - {"type", "player", *ACTION_FIELDS[kind]})]
+             for key in sorted(set(map(str, action)) - {"type", "player", *ACTION_FIELDS[kind]})]
     if not isinstance(player, str) or player not in state["players"]:
         return found + [Violation("SPY-S1", f"{player!r} is not a player of this game "
                                   f"({', '.join(state['players'])}).", "action.player")]
