@@ -40,6 +40,7 @@ def test_table_answers_possible_at_the_start_spy_r1_r4():
     assert sorted(answers(game), key=str) == sorted(
         [("safe", None), ("top_secret", None), ("tsss", None), ("exposed", "safe_1")], key=str)
     assert game.rules("answer", "B", answer="exposed", card="top_secret_1") == {"SPY-R1"}
+    assert game.rules("answer", "B", answer="exposed", card="bomb_3") == {"SPY-R3"}
     assert game.rules("answer", "B", answer="lit_bomb", card="bomb_1") == {"SPY-R5"}
     assert game.rules("answer", "B", answer="already_exposed") == {"SPY-R6"}
 

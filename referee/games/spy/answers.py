@@ -73,6 +73,9 @@ def answer_violations(state: dict[str, Any], defender: str, position: int, answe
     if status:
         return [status]
     target = exposure_target(base)
+    if answer == "exposed" and CARD_TYPE[card] == BOMB:
+        return [Violation("SPY-R3", f"Only Safes and Top Secrets are exposed; a bomb answers "
+                          f"tsss or lit_bomb, not exposed {card}.", "action.card")]
     if answer == "exposed" and card != target:
         return [Violation("SPY-R1", f"Exposure out of order: {defender}'s exposure target is "
                           f"{target or 'none (all four exposed)'}, so {card} cannot be exposed.",
