@@ -29,14 +29,26 @@ blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
                 description="Matches kept by the service: seat tokens, versions, events, audit.")
 
 _ERRORS = {"description": "problem+json", "schema": ProblemSchema}
-_AUTH = {"name": "Authorization", "in": "header", "required": False,
-         "schema": {"type": "string"}, "description": "Bearer <seat or host token>"}
+_UNAVAILABLE = {"description": "problem+json store-unavailable: the match store does not "
+                "answer (nothing was written); retry after Retry-After seconds",
+                "schema": ProblemSchema,
+                "headers": {"Retry-After": {"schema": {"type": "integer"},
+                                            "description": "seconds to wait"}}}
+_ETAG_HEADER = {"ETag": {"schema": {"type": "string"}, "description": 'the version, "7"'}}
 _ACT_HEADERS = [
-    {**_AUTH, "required": True},
     {"name": "If-Match", "in": "header", "schema": {"type": "string"},
      "description": 'the version the action was chosen at, "7" (or body expected_version)'},
     {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"},
      "description": "1-255 visible ASCII characters; a retry returns the first response"}]
+
+
+def problems(*statuses: int):
+    """Document these problem statuses, and 503 ``store-unavailable``, on an endpoint."""
+    def decorate(view):
+        for status in statuses:
+            view = blp.alt_response(status, **_ERRORS)(view)
+        return blp.alt_response(503, **_UNAVAILABLE)(view)
+    return decorate
 
 
 def service() -> MatchService:
@@ -58,10 +70,10 @@ def _with_caller(match_id: str, required: bool = False):
 @blp.route("")
 class Matches(MethodView):
     @blp.arguments(MatchCreateSchema)
-    @blp.response(201, MatchCreatedSchema)
-    @blp.alt_response(404, **_ERRORS)
-    @blp.alt_response(422, **_ERRORS)
-    @blp.alt_response(503, **_ERRORS)
+    @blp.response(201, MatchCreatedSchema, headers={
+        **_ETAG_HEADER, "Location": {"schema": {"type": "string"},
+                                     "description": "/v1/matches/{id}"}})
+    @problems(404, 422)
     def post(self, body):
         """Create a match: ``{"game", "players", "options"?, "mode"?, "seed"?, ...the game's
         setup fields}`` → id, version 1, commitment, one seat token per player, host token.
@@ -77,21 +89,17 @@ class Matches(MethodView):
 
 @blp.route("/<match_id>")
 class Match(MethodView):
-    @blp.doc(parameters=[_AUTH])
-    @blp.response(200, MatchViewSchema)
-    @blp.alt_response(401, **_ERRORS)
-    @blp.alt_response(404, **_ERRORS)
+    @blp.response(200, MatchViewSchema, headers=_ETAG_HEADER)
+    @problems(401, 404)
     def get(self, match_id):
-        """Read the match: a seat token gives that seat's view, the host token the referee
-        view (without the seed), no token the public view.  ``ETag`` is the version."""
+        """Read the match: a seat token (``Authorization: Bearer``) gives that seat's view,
+        the host token the referee view (never the seed), no token the public view.  401 for
+        an unknown token.  ``ETag`` is the version."""
         svc, record, caller = _with_caller(match_id)
         return svc.view(record, caller), 200, _etag(record["version"])
 
-    @blp.doc(parameters=[{**_AUTH, "required": True}])
     @blp.response(204)
-    @blp.alt_response(401, **_ERRORS)
-    @blp.alt_response(403, **_ERRORS)
-    @blp.alt_response(404, **_ERRORS)
+    @problems(401, 403, 404)
     def delete(self, match_id):
         """Delete the match and everything kept of it (host token only)."""
         svc, record, caller = _with_caller(match_id, required=True)
@@ -101,12 +109,10 @@ class Match(MethodView):
 @blp.route("/<match_id>/actions", methods=["POST"])
 @blp.doc(parameters=_ACT_HEADERS)
 @blp.arguments(MatchActionSchema)
-@blp.response(200, MatchActedSchema)
-@blp.alt_response(401, **_ERRORS)
-@blp.alt_response(403, **_ERRORS)
-@blp.alt_response(409, **_ERRORS)
-@blp.alt_response(422, **_ERRORS)
-@blp.alt_response(428, **_ERRORS)
+@blp.response(200, MatchActedSchema, headers={
+    **_ETAG_HEADER, "Idempotent-Replayed": {"schema": {"type": "string"}, "description":
+                                            "true when this is the first answer replayed"}})
+@problems(401, 403, 404, 409, 422, 428)
 def act(body, match_id):
     """Apply an action: ``{"action": {...}, "expected_version"?}`` with the acting seat's
     token and ``If-Match: "<version>"`` (or ``expected_version``).
@@ -127,11 +133,9 @@ def act(body, match_id):
 
 
 @blp.route("/<match_id>/events")
-@blp.doc(parameters=[_AUTH])
 @blp.arguments(EventsQuerySchema, location="query")
 @blp.response(200, MatchEventsSchema)
-@blp.alt_response(401, **_ERRORS)
-@blp.alt_response(404, **_ERRORS)
+@problems(401, 404, 422)
 def events(query, match_id):
     """The event log the caller may see (``?after=N``: events with ``seq`` > N), in order."""
     svc, record, caller = _with_caller(match_id)
@@ -139,10 +143,8 @@ def events(query, match_id):
 
 
 @blp.route("/<match_id>/legal-actions")
-@blp.doc(parameters=[{**_AUTH, "required": True}])
 @blp.response(200, MatchLegalActionsSchema)
-@blp.alt_response(401, **_ERRORS)
-@blp.alt_response(404, **_ERRORS)
+@problems(401, 404)
 def legal_actions(match_id):
     """The calling seat's legal actions now (the host token: everyone's, host-only ones too)."""
     svc, record, caller = _with_caller(match_id, required=True)
@@ -151,8 +153,7 @@ def legal_actions(match_id):
 
 @blp.route("/<match_id>/audit")
 @blp.response(200, AuditSchema)
-@blp.alt_response(403, **_ERRORS)
-@blp.alt_response(404, **_ERRORS)
+@problems(403, 404)
 def audit(match_id):
     """Once the match is over: the seed, the setup body, every action and the final state.
 

@@ -1,9 +1,10 @@
 """No seat view, public view or event log of a match ever carries a card its reader may not
-see — for every registered game (AF-V, COUP-V1, SPY-S2, GN-V1).
+see — for every registered game (All Fours hands dealt by AF-D3, COUP-V1, SPY-S2, GN-V1).
 
 Each game has an adapter below naming the *places* in a full state that a reader may not see
 (another seat's hand, the stock or court deck, face-down cards…), written from the rules'
-view sections, each with the pool of places its card could be swapped with (Spy: its base).  At every step of a random match played through the API:
+view sections, each with the pool of places its card could be swapped with (Spy: its base).
+At every step of a random match played through the API:
 
 - **views**: the view the API serves a reader must equal the game's view of a *scramble* of
   the state: the cards in the places hidden from that reader dealt around those places again
