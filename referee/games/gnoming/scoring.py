@@ -189,7 +189,7 @@ def check_round(data: Any, where: str, options: dict[str, Any], problems: Proble
             problems.add("GN-C1", f"The layouts of {where} hold {sentence}.",
                          f"{where}.layouts")
     went_out = data.get("went_out")
-    if went_out is not None and went_out not in layouts:
+    if went_out is not None and not (isinstance(went_out, str) and went_out in layouts):
         problems.add("GN-P7", f"went_out {went_out!r} is not one of the players of {where}.",
                      f"{where}.went_out")
     return players if readable else []

@@ -29,6 +29,9 @@ from referee.games.gnoming.scoring import check_round, player_count_problem
 from referee.games.gnoming.setup import round_starter
 
 PHASES = ("setup", "draw", *HOLDING_PHASES, "restart", "hazard", "reveal", "over")
+STATE_KEYS = ("game", "mode", "players", "options", "seed", "round", "starter", "phase",
+              "layouts", "draw_pile", "discard_piles", "removed", "flips_due", "turn",
+              "went_out", "final_turns", "reshuffles", "history")
 CARD_NAMES = frozenset(DECK_COUNTS)
 CARD_OR_UNKNOWN = CARD_NAMES | {UNKNOWN}
 DIGITAL_CELLS = frozenset((card, up) for card in CARD_NAMES for up in (True, False))
@@ -61,6 +64,9 @@ def check_state(state: Any, resolve_options: Callable[[Any], dict]) -> None:
 
 def _check_header(state: dict, resolve_options: Callable, problems: Problems) -> None:
     """Types of the top-level fields, players, options, round and starter."""
+    for key in sorted(set(STATE_KEYS) ^ set(state), key=str):
+        problems.add("GN-S1", f"state.{key} is {'missing' if key in STATE_KEYS else 'unknown'}.",
+                     f"state.{key}")
     if state.get("game") != "gnoming":
         problems.add("GN-S1", "state.game must be \"gnoming\".", "state.game")
     if state.get("mode") not in MODES:
@@ -85,6 +91,7 @@ def _check_header(state: dict, resolve_options: Callable, problems: Problems) ->
     count = player_count_problem(len(players), options["allow_two_players"])
     if count:
         problems.add("GN-C2", count, "state.players")
+        return
     seed = state.get("seed")
     if not (isinstance(seed, str) or _is_int(seed) and seed >= 0):
         problems.add("GN-S1", "state.seed must be an integer ≥ 0 or a string.", "state.seed")
@@ -160,6 +167,9 @@ def _check_cards(state: dict, problems: Problems) -> None:
     options = {**state["options"]}
     for i, record in enumerate(state["history"]):
         where = f"state.history[{i}]"
+        if not isinstance(record, dict) or set(record) != {"layouts", "went_out"}:
+            problems.add("GN-C3", f"{where} must be {{\"layouts\", \"went_out\"}}.", where)
+            continue
         got = check_round(record, where, options, problems)
         if got and set(got) != set(players):
             problems.add("GN-C3", f"{where} has other players than the game.", where)
