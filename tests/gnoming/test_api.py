@@ -28,7 +28,8 @@ def test_gn_p1_p7_score_round_gives_scores_sets_and_mulligan_values(client):
 
 
 def test_gn_p7_score_round_option_out_first_tie(client):
-    tied = {"layouts": {"ana": grid("4 4 4 / 3 3 3 / 5 -1 6"), "ben": grid("4 4 4 / 3 3 3 / 6 -1 5"),
+    tied = {"layouts": {"ana": grid("4 4 4 / 3 3 3 / 5 -1 6"),
+                        "ben": grid("4 4 4 / 3 3 3 / 6 -1 5"),
                         "cy": grid("8 8 7 / 6 6 5 / 4 3 3")}, "went_out": "ana"}
     assert post(client, "score-round", {"round": tied})["scores"]["ana"] == -2
     body = {"round": tied, "options": {"out_first_tie": "not_lowest"}}

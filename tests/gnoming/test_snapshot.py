@@ -156,3 +156,18 @@ def test_gn_impossible_phases_are_caught():
     table = ENGINE.setup({"players": THREE, "mode": "table"}, 3)
     table["layouts"]["ana"][0][0]["card"] = "5"  # a face-down card cannot be known at the table
     assert _impossible(table) == {("GN-X1", "state.layouts.ana[0][0]")}
+
+
+def test_gn_e1_after_going_out_the_last_turns_go_in_order():
+    from tests.gnoming.deals import act
+    from tests.gnoming.test_turns import about_to_go_out
+    state = act(about_to_go_out(), type="draw", player="ana", source="draw_pile")
+    state = act(state, type="place", player="ana", position=[2, 2])
+    state = act(state, type="discard", player="ana", pile=0)
+    assert state["final_turns"] == ["ben", "cy"] and state["turn"]["player"] == "ben"
+    skipped = json_copy(state)
+    skipped["turn"]["player"] = "cy"
+    assert _impossible(skipped) == {("GN-E1", "state.turn.player")}
+    again = json_copy(state)
+    again["turn"]["player"] = "ana"
+    assert ("GN-E1", "state.turn.player") in _impossible(again)

@@ -110,8 +110,8 @@ def _check_header(state: dict, resolve_options: Callable, problems: Problems) ->
                       ("removed", list), ("flips_due", dict), ("turn", dict),
                       ("final_turns", list), ("history", list)):
         if not isinstance(state.get(key), kind):
-            problems.add("GN-S1", f"state.{key} must be a{'n object' if kind is dict else ' list'}.",
-                         f"state.{key}")
+            what = "an object" if kind is dict else "a list"
+            problems.add("GN-S1", f"state.{key} must be {what}.", f"state.{key}")
     if not _is_int(state.get("reshuffles")) or state["reshuffles"] < 0:
         problems.add("GN-D5", "state.reshuffles must be an integer ≥ 0.", "state.reshuffles")
 
@@ -249,8 +249,8 @@ def _check_phase(state: dict, problems: Problems) -> None:
                      "state.history")
     holding = turn["holding"]
     if (holding is None) == (phase in HOLDING_PHASES):
-        problems.add("GN-T1", f"In phase {phase} a card is {'' if phase in HOLDING_PHASES else 'not '}"
-                     "held.", "state.turn.holding")
+        held = "a card is" if phase in HOLDING_PHASES else "no card is"
+        problems.add("GN-T1", f"In phase {phase} {held} held.", "state.turn.holding")
     if phase == "play" and turn["filled"] or phase in ("bounce", "discard") and not turn["filled"]:
         problems.add("GN-B1", f"state.turn.filled does not fit phase {phase}.", "state.turn.filled")
     if phase in ("restart",) and (not table or all(piles)):
@@ -283,6 +283,10 @@ def _check_phase(state: dict, problems: Problems) -> None:
     went_out = state["went_out"]
     if went_out is not None and down[went_out]:
         problems.add("GN-E1", f"{went_out} went out but has face-down cards.", "state.went_out")
+    if went_out is not None and phase == "draw" and (
+            turn["player"] == went_out or state["final_turns"][:1] != [turn["player"]]):
+        problems.add("GN-E1", f"After {went_out} went out, the players take their last turns "
+                     "in order (state.final_turns).", "state.turn.player")
     if went_out is None and phase not in ("reveal", "over"):
         # GN-E1 is noted at the end of the turn: only the turn's player, mid-turn, may be out
         mid_turn = {turn["player"]} if phase in HOLDING_PHASES + ("restart",) else set()
