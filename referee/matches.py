@@ -258,8 +258,11 @@ class MatchService:
         try:
             self.store.commit(record["id"], record["version"], new, action, numbered,
                               self.ttl, recorded)
-        except AlreadyRecorded:
-            return _replay(self.store.recorded(record["id"], scoped), request_hash)
+        except AlreadyRecorded:  # the same key won a race with this request
+            prior = self.store.recorded(record["id"], scoped)
+            if prior is None:  # the match was deleted in between
+                raise self._not_found(record["id"]) from None
+            return _replay(prior, request_hash)
         except VersionConflict as exc:
             raise _conflict(exc.current, expected) from None
         except MatchNotFound:

@@ -11,6 +11,8 @@ token), 404 ``not-found``, 409 ``version-conflict`` (with ``current_version``), 
 """
 from __future__ import annotations
 
+import logging
+
 from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -21,6 +23,8 @@ from referee.schemas.matches import (AuditSchema, EventsQuerySchema, MatchActedS
                                      MatchActionSchema, MatchCreatedSchema, MatchCreateSchema,
                                      MatchEventsSchema, MatchLegalActionsSchema, MatchViewSchema)
 from referee.store import StoreUnavailable
+
+log = logging.getLogger("referee.api")
 
 RETRY_AFTER_SECONDS = 1
 """``Retry-After`` of a 503 ``store-unavailable``."""
@@ -166,7 +170,9 @@ def audit(match_id):
 
 
 def store_unavailable(exc: StoreUnavailable):
-    """503 ``store-unavailable`` with ``Retry-After`` (nothing was written)."""
+    """503 ``store-unavailable`` with ``Retry-After`` (nothing was written).  Logged with the
+    method, path and cause only."""
+    log.warning("match store unavailable on %s %s: %s", request.method, request.path, exc)
     return problem_response("store-unavailable", "The match store does not answer; try again "
                             "shortly. The stateless /v1/games endpoints still work.",
                             headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
