@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from referee.games.base import PUBLIC, IllegalAction, ImpossibleState
 from referee.games.gnoming.engine import ENGINE
 from referee.games.gnoming.play import json_copy
-from tests.gnoming.deals import THREE, corners, flip_all, setup
-from tests.gnoming.test_turns import LAYOUTS
+from tests.gnoming.deals import THREE, act, corners, flip_all, setup
+from tests.gnoming.test_turns import LAYOUTS, about_to_go_out
 
 
 def _states():
@@ -159,8 +159,6 @@ def test_gn_impossible_phases_are_caught():
 
 
 def test_gn_e1_after_going_out_the_last_turns_go_in_order():
-    from tests.gnoming.deals import act
-    from tests.gnoming.test_turns import about_to_go_out
     state = act(about_to_go_out(), type="draw", player="ana", source="draw_pile")
     state = act(state, type="place", player="ana", position=[2, 2])
     state = act(state, type="discard", player="ana", pile=0)
