@@ -5,7 +5,8 @@ from marshmallow import Schema, fields, validate
 
 from referee.games.base import UNKNOWN
 from referee.games.common.cards import PACK
-from referee.schemas.fields import Code, Mode, Options, PlayerName, Players, Seed
+from referee.schemas.fields import (Code, Mode, Options, PlayerName, Players, Seed,
+                                    action_schema)
 
 SIDE_NAME = fields.String(validate=validate.Length(1, 64))
 
@@ -85,31 +86,25 @@ class StateSchema(Schema):
     winner = fields.String(allow_none=True, required=True)
 
 
-class _Action(Schema):
-    player = PlayerName(required=True)
-
-
-def _action(kind: str, doc: str, **extra) -> type[Schema]:
-    attrs = {"type": fields.String(required=True, validate=validate.Equal(kind)), **extra,
-             "__doc__": doc}
-    return type(f"{kind.title().replace('_', '')}ActionSchema", (_Action,), attrs)
-
-
 ACTION_SCHEMAS: dict[str, type[Schema]] = {
-    "deal": _action("deal", "The dealer deals the next hand (AF-D2, D3); in table mode with the "
-                    "card kicked.", kick=Card()),
-    "stand": _action("stand", "The player on the dealer's right plays on with this trump (AF-B1)."),
-    "beg": _action("beg", "The player on the dealer's right begs (AF-B1)."),
-    "give_one": _action("give_one", "The dealer gives one point to the beggar's side (AF-B2)."),
-    "run_pack": _action("run_pack", "The dealer runs the pack (AF-B3); in table mode with the "
-                        "kicks turned, in order.",
-                        kicks=fields.List(Card(), validate=validate.Length(1, 5))),
-    "play": _action("play", "Play a card to the current trick (AF-P1…P5).", card=Card(required=True)),
-    "call": _action("call", "Call an opponent's exposed card to this trick (AF-P6).",
-                    card=Card(required=True)),
-    "expose": _action("expose", "Table mode: record a card shown out of turn (AF-P6).",
-                      card=Card(required=True)),
-    "misdeal": _action("misdeal", "Table mode: a wrong number of cards was dealt (AF-I2)."),
+    "deal": action_schema("deal", "The dealer deals the next hand (AF-D2, D3); in table mode "
+                          "with the card kicked.", kick=Card()),
+    "stand": action_schema("stand", "The player on the dealer's right plays on with this "
+                           "trump (AF-B1)."),
+    "beg": action_schema("beg", "The player on the dealer's right begs (AF-B1)."),
+    "give_one": action_schema("give_one", "The dealer gives one point to the beggar's side "
+                              "(AF-B2)."),
+    "run_pack": action_schema("run_pack", "The dealer runs the pack (AF-B3); in table mode "
+                              "with the kicks turned, in order.",
+                              kicks=fields.List(Card(), validate=validate.Length(1, 5))),
+    "play": action_schema("play", "Play a card to the current trick (AF-P1…P5).",
+                          card=Card(required=True)),
+    "call": action_schema("call", "Call an opponent's exposed card to this trick (AF-P6).",
+                          card=Card(required=True)),
+    "expose": action_schema("expose", "Table mode: record a card shown out of turn (AF-P6).",
+                            card=Card(required=True)),
+    "misdeal": action_schema("misdeal", "Table mode: a wrong number of cards was dealt "
+                             "(AF-I2)."),
 }
 
 
