@@ -5,10 +5,9 @@ import logging
 from typing import Any
 
 from flask import Flask
-from flask_smorest import Api
 
 from referee import __version__, config
-from referee.api import allfours, errors, games, gnoming, health, limits, matches
+from referee.api import allfours, docs, errors, games, gnoming, health, limits, matches
 from referee.store import StoreUnavailable, make_store
 
 
@@ -21,11 +20,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["API_VERSION"] = __version__
     app.json.sort_keys = False
     logging.basicConfig(level=app.config["LOG_LEVEL"])
-    api = Api(app, spec_kwargs={"info": {"description": "An impartial rules arbiter for "
-                                         "tabletop card games."}})
+    api = docs.make_api(app, "An impartial rules arbiter for tabletop card games.")
     for blueprint in (health.blp, games.blp, allfours.blp, gnoming.blp, matches.blp):
         api.register_blueprint(blueprint)
     app.extensions["referee.store"] = make_store(app.config)
+    docs.init_app(app)
     errors.init_app(app)
     app.register_error_handler(StoreUnavailable, matches.store_unavailable)
     app.before_request(limits.guard_request)

@@ -1,4 +1,5 @@
-"""The ``referee`` command: ``referee serve [--host H] [--port P] [--workers N] [--threads T]``.
+"""The ``referee`` command: ``referee serve [--host H] [--port P] [--workers N] [--threads T]``
+and ``referee contract [--check]`` (regenerate or check ``openapi.yaml`` and ``schemas/``).
 
 Runs the API under gunicorn with ``deploy/gunicorn.conf.py``.  Without ``REDIS_URL`` matches
 live in the process, so only one worker process is allowed (threads are fine); with Redis any
@@ -24,6 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, default=None,
                        help="worker processes (default 1 without REDIS_URL, else 2×CPU+1)")
     serve.add_argument("--threads", type=int, default=8, help="threads per worker")
+    sub.add_parser("contract", add_help=False,
+                   help="regenerate openapi.yaml and schemas/ from the code (--check: compare)")
     return parser
 
 
@@ -48,7 +51,12 @@ def serve_argv(args: argparse.Namespace) -> list[str]:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``referee`` console script."""
-    args = build_parser().parse_args(argv)
+    args, rest = build_parser().parse_known_args(argv)
+    if args.command == "contract":
+        from referee.contract.files import main as contract
+        raise SystemExit(contract(rest))
+    if rest:
+        build_parser().parse_args(argv)  # reports the unknown arguments and exits
     if args.command == "serve":
         command = serve_argv(args)
         os.execv(command[0], command)

@@ -3,20 +3,21 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from referee.api.errors import ProblemSchema
+from referee.api.errors import PROBLEM_MIMETYPE, ProblemSchema
 from referee.games.allfours.engine import ENGINE
 from referee.games.allfours.sheet import score_sheet
 from referee.schemas.allfours import ScoreRequestSchema, ScoreResponseSchema
 
 blp = Blueprint("all-fours", __name__, url_prefix="/v1/games/all-fours",
-                description="All Fours: trick-sheet scoring.")
+                description="Also: scoring a hand from a trick sheet.")
 
 
 @blp.route("/score", methods=["POST"])
 @blp.arguments(ScoreRequestSchema)
 @blp.response(200, ScoreResponseSchema)
 @blp.alt_response(422, description="problem+json: invalid-input, invalid-setup (options) or "
-                  "inconsistent-sheet listing every AF-X1 problem", schema=ProblemSchema)
+                  "inconsistent-sheet listing every AF-X1 problem", schema=ProblemSchema,
+                  content_type=PROBLEM_MIMETYPE)
 def score(body):
     """Score one hand from a trick sheet: High, Low, Jack, Game, reneges and the race to the target.
 

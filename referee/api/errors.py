@@ -14,11 +14,12 @@ import logging
 from typing import Any, Iterable
 
 from flask import Flask, jsonify, request
-from marshmallow import Schema, fields
+from marshmallow import INCLUDE, Schema, fields
 from werkzeug.exceptions import HTTPException
 
 from referee.games.base import (IllegalAction, ImpossibleState, InvalidSetup, RefereeError,
                                 Violation)
+from referee.schemas.common import ViolationSchema
 
 log = logging.getLogger("referee.api")
 
@@ -57,29 +58,34 @@ _BY_STATUS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "n
 class ProblemFieldSchema(Schema):
     """One offending field."""
 
-    field = fields.String(metadata={"description": "dotted path of the field, e.g. state.hands.ana"})
-    message = fields.String()
+    field = fields.String(required=True, metadata={
+        "description": "dotted path of the field, e.g. state.hands.ana[2]; body for the body"})
+    message = fields.String(required=True)
     rule = fields.String(metadata={"description": "rule ID, when a rule decides it"})
 
 
-class ViolationSchema(Schema):
-    """One broken rule."""
-
-    rule = fields.String(required=True, metadata={"description": "rule ID, e.g. AF-P3"})
-    message = fields.String(required=True)
-    field = fields.String()
-
-
 class ProblemSchema(Schema):
-    """An RFC 9457 problem details body."""
+    """An RFC 9457 problem details body (``application/problem+json``).
 
-    type = fields.String(required=True, metadata={"description": "/problems/<slug>"})
+    Documentation only (bodies are built by :func:`problem_response`): the members every
+    problem has, and the extension members some carry; other extension members may be added
+    (RFC 9457 section 3.2), so the schema allows them."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(required=True, metadata={"description": "/problems/<slug>, e.g. "
+                                                  "/problems/illegal-action"})
     title = fields.String(required=True)
-    status = fields.Integer(required=True)
-    detail = fields.String()
-    instance = fields.String()
-    errors = fields.List(fields.Nested(ProblemFieldSchema))
-    violations = fields.List(fields.Nested(ViolationSchema))
+    status = fields.Integer(required=True, metadata={"description": "the HTTP status"})
+    detail = fields.String(metadata={"description": "what went wrong, for people"})
+    instance = fields.String(metadata={"description": "the request path"})
+    errors = fields.List(fields.Nested(ProblemFieldSchema), metadata={
+        "description": "each offending field (input problems)"})
+    violations = fields.List(fields.Nested(ViolationSchema), metadata={
+        "description": "illegal-action: every rule the action breaks"})
+    current_version = fields.Integer(metadata={
+        "description": "version-conflict: the version the match is at now"})
 
 
 class Problem(Exception):

@@ -11,7 +11,7 @@ import secrets
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from referee.api.errors import ProblemSchema
+from referee.api.errors import PROBLEM_MIMETYPE, ProblemSchema
 from referee.api.loading import game_entry, json_object, load, load_action, load_state, schema
 from referee.registry import GAMES
 from referee.schemas.common import (ActionRequestSchema, ApplyResponseSchema, GameSchema,
@@ -19,9 +19,18 @@ from referee.schemas.common import (ActionRequestSchema, ApplyResponseSchema, Ga
                                     SetupResponseSchema, ValidateResponseSchema)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
-                description="Stateless refereeing: setup, legal actions, validate, apply.")
+                description="The registered games.  Each game's stateless endpoints (setup, "
+                "legal actions, validate, apply) are listed under the game's own tag.")
 
-_ERRORS = {"description": "problem+json", "schema": ProblemSchema}
+
+def _problems(description: str) -> dict:
+    return {"description": description, "schema": ProblemSchema,
+            "content_type": PROBLEM_MIMETYPE}
+
+
+_SNAPSHOT = ("invalid-input (wrong types, naming each field) or impossible-state (a snapshot "
+             "no legal game reaches, naming the field and rule)")
+_ACTION = _SNAPSHOT.replace(" or ", ", ") + ", or invalid-input for an unknown action type"
 
 
 def describe(name: str) -> dict:
@@ -41,7 +50,7 @@ class Games(MethodView):
 @blp.route("/<game>")
 class Game(MethodView):
     @blp.response(200, GameSchema)
-    @blp.alt_response(404, **_ERRORS)
+    @blp.alt_response(404, **_problems("unknown-game: no game is registered by this name"))
     def get(self, game):
         """Describe one game (404 ``unknown-game`` if it is not registered)."""
         return describe(game)
@@ -49,7 +58,7 @@ class Game(MethodView):
 
 @blp.route("/<game>/setup", methods=["POST"])
 @blp.response(200, SetupResponseSchema)
-@blp.alt_response(422, **_ERRORS)
+@blp.alt_response(422, **_problems("invalid-input (types) or invalid-setup (rule ID and field)"))
 def setup(game):
     """Start a game: players, options, mode and a seed or an entered deal → the first snapshot.
 
@@ -69,7 +78,7 @@ def setup(game):
 @blp.route("/<game>/legal-actions", methods=["POST"])
 @blp.arguments(LegalActionsRequestSchema)
 @blp.response(200, LegalActionsResponseSchema)
-@blp.alt_response(422, **_ERRORS)
+@blp.alt_response(422, **_problems(_SNAPSHOT))
 def legal_actions(body, game):
     """Every legal action now, of ``player`` or of every player (``{"state", "player"?}``)."""
     entry = game_entry(game)
@@ -81,7 +90,7 @@ def legal_actions(body, game):
 @blp.route("/<game>/validate", methods=["POST"])
 @blp.arguments(ActionRequestSchema)
 @blp.response(200, ValidateResponseSchema)
-@blp.alt_response(422, **_ERRORS)
+@blp.alt_response(422, **_problems(_ACTION))
 def validate(body, game):
     """Judge an action without applying it: ``legal`` and every rule broken (rule ID, sentence)."""
     entry = game_entry(game)
@@ -94,7 +103,8 @@ def validate(body, game):
 @blp.route("/<game>/apply", methods=["POST"])
 @blp.arguments(ActionRequestSchema)
 @blp.response(200, ApplyResponseSchema)
-@blp.alt_response(422, **_ERRORS)
+@blp.alt_response(422, **_problems(_ACTION + "; illegal-action with violations when the "
+                                  "rules forbid it"))
 def apply(body, game):
     """Apply an action: the new snapshot, the events and the score.
 

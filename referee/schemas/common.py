@@ -24,12 +24,12 @@ class ActionRequestSchema(StateRequestSchema):
     action = fields.Dict(required=True, metadata={"description": "an action: type, player, …"})
 
 
-class ViolationOut(Schema):
-    """A broken rule."""
+class ViolationSchema(Schema):
+    """One broken rule (in ``validate`` answers and in ``illegal-action`` problems)."""
 
-    rule = fields.String(required=True)
+    rule = fields.String(required=True, metadata={"description": "rule ID, e.g. AF-P3"})
     message = fields.String(required=True)
-    field = fields.String()
+    field = fields.String(metadata={"description": "the offending field, e.g. action.card"})
 
 
 class SetupResponseSchema(Schema):
@@ -49,7 +49,7 @@ class ValidateResponseSchema(Schema):
     """``legal`` and, when false, every rule broken."""
 
     legal = fields.Boolean(required=True)
-    violations = fields.List(fields.Nested(ViolationOut), required=True)
+    violations = fields.List(fields.Nested(ViolationSchema), required=True)
 
 
 class ApplyResponseSchema(Schema):

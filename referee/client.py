@@ -1,0 +1,197 @@
+"""A small Python client of the referee API (``requests``-based).
+
+>>> from referee.client import RefereeClient, RefereeError
+>>> referee = RefereeClient("http://127.0.0.1:8000")
+>>> referee.score_trick_sheet(sheet)["points"]          # doctest: +SKIP
+{'X': 4, 'Y': 1}
+
+Every method returns the decoded JSON answer (a ``dict``, or a ``list`` for :meth:`games`).
+Any answer that is not 2xx raises :class:`RefereeError` carrying the problem+json body
+(``.problem``), the HTTP ``.status`` and the problem's ``.type`` slug (``"illegal-action"``).
+
+Retries: requests that change nothing on the server (reads and the stateless endpoints) are
+retried on a lost connection or a timeout; :meth:`act` retries with the **same**
+``Idempotency-Key`` and version, so a move whose answer was lost is never applied twice (the
+server answers the first response again).  :meth:`create_match` is never retried (it would
+create a second match).  A ``409 version-conflict`` is never retried either: the action was
+chosen on an old position, so read the match and choose again.
+"""
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import requests
+
+JSON = dict[str, Any]
+
+RETRIED = (requests.ConnectionError, requests.Timeout)
+"""The failures after which a safe request is sent again."""
+
+
+class RefereeError(Exception):
+    """The API answered with an error.  ``status``: the HTTP status; ``problem``: the RFC 9457
+    body (``type``, ``title``, ``status``, ``detail``, ``errors``?, ``violations``?,
+    ``current_version``? …); ``type``: the problem's slug, e.g. ``"version-conflict"``."""
+
+    def __init__(self, status: int, problem: JSON):
+        self.status = status
+        self.problem = problem
+        self.type = str(problem.get("type", "")).rsplit("/", 1)[-1]
+        super().__init__(f"{status} {problem.get('title', 'error')}: "
+                         f"{problem.get('detail', '')}".rstrip(": "))
+
+    @property
+    def violations(self) -> list[JSON]:
+        """The rules an illegal action breaks (``[{"rule", "message", "field"?}]``)."""
+        return list(self.problem.get("violations", []))
+
+
+class RefereeClient:
+    """Client of one referee service at ``base_url`` (e.g. ``"http://127.0.0.1:8000"``).
+
+    ``timeout``: seconds per request; ``retries``: how many times a safe request (or an
+    :meth:`act` with its idempotency key) is sent again after a lost connection or timeout;
+    ``session``: a ``requests.Session`` to use (one is made otherwise)."""
+
+    def __init__(self, base_url: str = "http://127.0.0.1:8000", *, timeout: float = 10.0,
+                 retries: int = 2, session: requests.Session | None = None):
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.retries = retries
+        self.session = session or requests.Session()
+
+    # -- games -------------------------------------------------------------------------------
+
+    def games(self) -> list[JSON]:
+        """Every registered game: name, title, player counts, modes, options, action types."""
+        return self._call("GET", "/v1/games")
+
+    def game(self, game: str) -> JSON:
+        """One game's description (``RefereeError`` 404 ``unknown-game``)."""
+        return self._call("GET", f"/v1/games/{game}")
+
+    # -- stateless refereeing ----------------------------------------------------------------
+
+    def setup(self, game: str, players: list[str], **fields: Any) -> JSON:
+        """Start a game; returns the first snapshot (the ``state``).  ``fields``: the game's
+        setup fields (``options``, ``mode``, ``seed``, ``deal``, All Fours ``dealer``…)."""
+        return self._call("POST", f"/v1/games/{game}/setup",
+                          json={"players": players, **fields})["state"]
+
+    def legal_actions(self, game: str, state: JSON, player: str | None = None) -> JSON:
+        """``{"actions", "to_move"}``: every legal action now (of ``player`` if given)."""
+        body = {"state": state, **({"player": player} if player is not None else {})}
+        return self._call("POST", f"/v1/games/{game}/legal-actions", json=body)
+
+    def validate(self, game: str, state: JSON, action: JSON) -> JSON:
+        """``{"legal", "violations"}`` for ``action`` in ``state``, without applying it."""
+        return self._call("POST", f"/v1/games/{game}/validate",
+                          json={"state": state, "action": action})
+
+    def apply(self, game: str, state: JSON, action: JSON) -> JSON:
+        """``{"state", "events", "score", "over"}`` after ``action``; an illegal action raises
+        ``RefereeError`` 422 ``illegal-action`` (see ``.violations``)."""
+        return self._call("POST", f"/v1/games/{game}/apply",
+                          json={"state": state, "action": action})
+
+    def score_trick_sheet(self, sheet: JSON, options: JSON | None = None) -> JSON:
+        """Score an All Fours hand from its trick sheet: ``points``, ``score``, ``winner``,
+        ``high``, ``low``, ``jack``, ``game``, ``reneges`` (422 ``inconsistent-sheet``)."""
+        return self._call("POST", "/v1/games/all-fours/score", json=_with_options(
+            {"sheet": sheet}, options))
+
+    def score_gnoming_round(self, round_: JSON, options: JSON | None = None) -> JSON:
+        """Score a finished Gnoming round: ``scores`` and ``breakdown`` per player."""
+        return self._call("POST", "/v1/games/gnoming/score-round", json=_with_options(
+            {"round": round_}, options))
+
+    def score_gnoming_game(self, rounds: list[JSON], options: JSON | None = None) -> JSON:
+        """Score a whole Gnoming game: ``round_scores``, ``totals``, ``winners``."""
+        return self._call("POST", "/v1/games/gnoming/score-game", json=_with_options(
+            {"rounds": rounds}, options))
+
+    # -- matches -----------------------------------------------------------------------------
+
+    def create_match(self, game: str, players: list[str], **fields: Any) -> JSON:
+        """Create a match kept by the service: ``{"id", "version", "commitment", "seats"
+        (player → token), "host_token", …}``.  Keep the tokens: they are shown only here."""
+        return self._call("POST", "/v1/matches", json={"game": game, "players": players,
+                                                       **fields}, retry=False)
+
+    def match(self, match_id: str, token: str | None = None) -> JSON:
+        """The match as ``token`` sees it (a seat's view, the host's referee view, or the
+        public view without a token): ``version``, ``to_move``, ``over``, ``view``…"""
+        return self._call("GET", f"/v1/matches/{match_id}", token=token)
+
+    def match_legal_actions(self, match_id: str, token: str) -> JSON:
+        """``{"version", "actions", "to_move"}``: the token's seat's legal actions now."""
+        return self._call("GET", f"/v1/matches/{match_id}/legal-actions", token=token)
+
+    def events(self, match_id: str, token: str | None = None, after: int = 0) -> JSON:
+        """``{"version", "events"}``: the events with ``seq`` > ``after`` the token may see."""
+        return self._call("GET", f"/v1/matches/{match_id}/events", token=token,
+                          params={"after": after})
+
+    def act(self, match_id: str, token: str, action: JSON, *,
+            expected_version: int | None = None, idempotency_key: str | None = None) -> JSON:
+        """Apply ``action`` in a match as ``token``'s seat; returns ``{"version", "events",
+        "view", "to_move", "over", …}``.
+
+        Without ``expected_version`` the match's current version is read first.  The request
+        carries ``If-Match: "<version>"`` and an ``Idempotency-Key`` (a fresh UUID unless
+        given); after a lost connection or a timeout it is sent again, up to ``retries``
+        times, with the same key and version, so it is applied at most once.  Raises
+        ``RefereeError``: 409 ``version-conflict`` (``problem["current_version"]``: read and
+        choose again), 422 ``illegal-action``, 401/403/404…"""
+        if expected_version is None:
+            expected_version = self.match(match_id, token)["version"]
+        headers = {"If-Match": f'"{expected_version}"',
+                   "Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+        return self._call("POST", f"/v1/matches/{match_id}/actions", token=token,
+                          json={"action": action}, headers=headers)
+
+    def audit(self, match_id: str) -> JSON:
+        """Once the match is over: ``seed``, ``setup``, every action and the final state
+        (403 ``forbidden`` before)."""
+        return self._call("GET", f"/v1/matches/{match_id}/audit")
+
+    def delete_match(self, match_id: str, host_token: str) -> None:
+        """Delete the match and everything kept of it (host token only)."""
+        self._call("DELETE", f"/v1/matches/{match_id}", token=host_token)
+
+    # -- transport ---------------------------------------------------------------------------
+
+    def _call(self, method: str, path: str, *, token: str | None = None,
+              headers: dict[str, str] | None = None, retry: bool = True, **kwargs: Any) -> Any:
+        headers = dict(headers or {})
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        attempts = 1 + (self.retries if retry else 0)
+        for attempt in range(attempts):
+            try:
+                response = self.session.request(method, self.base_url + path, headers=headers,
+                                                timeout=self.timeout, **kwargs)
+                break
+            except RETRIED:
+                if attempt == attempts - 1:
+                    raise
+        if not response.ok:
+            raise RefereeError(response.status_code, _problem(response))
+        return response.json() if response.content else None
+
+
+def _with_options(body: JSON, options: JSON | None) -> JSON:
+    return {**body, "options": options} if options is not None else body
+
+
+def _problem(response: requests.Response) -> JSON:
+    """The problem body of an error answer (one is made up if the body is not JSON)."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict):
+        return body
+    return {"type": "about:blank", "title": response.reason or "Error",
+            "status": response.status_code, "detail": response.text[:500]}

@@ -1,0 +1,335 @@
+"""The OpenAPI 3.1 document of the service, generated from its marshmallow schemas.
+
+flask-smorest documents every blueprint's routes as they are registered (apispec's
+``MarshmallowPlugin`` turns each schema into a component, nullable fields as
+``type: [..., "null"]``).  :func:`document` finishes that document for clients:
+
+- **names**: a game's schemas are named after the game (``AllFoursState``, ``CoupDeal``), so two
+  games' ``DealSchema`` never collide (:func:`schema_name`, the plugin's name resolver);
+- **per-game paths**: the generic stateless operations ``/v1/games/{game}/setup``,
+  ``legal-actions``, ``validate`` and ``apply`` are documented once per registered game at
+  its concrete path (``/v1/games/all-fours/apply``) with that game's setup, snapshot and
+  action schemas.  ``<Game>Action`` is a ``oneOf`` of the game's action schemas with a
+  ``discriminator`` on ``type`` (mapping every action type to its schema);
+- **errors**: every operation lists the statuses it can answer with, each as
+  ``application/problem+json`` with the ``Problem`` schema (RFC 9457): what its decorators
+  document, plus 400/413/415/422 for any operation with a body (the request guards), 404 for
+  any path with a parameter (it may name nothing) and 500;
+- an ``operationId`` on every operation, a tag per game, unused components dropped, and
+  docstrings' ````literals```` as Markdown ```code```.
+
+The document is built once per app (:func:`document`); :func:`render_yaml` and
+:func:`render_json` give the exact text of ``openapi.yaml`` and of ``/openapi.json``.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import re
+import threading
+import warnings
+from typing import Any
+
+import yaml
+from apispec.ext.marshmallow.common import resolve_schema_cls
+from flask import Flask
+from marshmallow import Schema
+
+from referee.api.errors import PROBLEM_MIMETYPE, PROBLEMS
+from referee.registry import GAMES
+
+GENERIC_OPERATIONS = ("setup", "legal-actions", "validate", "apply")
+"""The stateless operations every game has, documented per game."""
+
+GENERIC_PATH = "/v1/games/{game}/"
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+SCHEMA_REF = "#/components/schemas/"
+
+BODY_PROBLEMS = {"400": "malformed-json", "413": "payload-too-large",
+                 "415": "unsupported-media-type", "422": "invalid-input"}
+"""What any operation taking a JSON body may answer before its view runs (``limits``,
+``MAX_CONTENT_LENGTH``, body parsing)."""
+
+SHARED_RESPONSES = {
+    "MalformedJson": ("malformed-json", "The body is not JSON, or is nested deeper than 64 "
+                      "levels."),
+    "PayloadTooLarge": ("payload-too-large", "The body is larger than "
+                        "REFEREE_MAX_BODY_BYTES (default 256 KiB)."),
+    "UnsupportedMediaType": ("unsupported-media-type", "The body is not sent as "
+                             "application/json."),
+    "InvalidInput": ("invalid-input", "A field has the wrong type or an unknown value; "
+                     "errors names each field."),
+    "NotFound": ("not-found", "Nothing is at this path: the id (or name) in it names nothing "
+                 "(never created, deleted, or expired)."),
+    "InternalError": ("internal-error", "Never expected: the referee hit an unexpected error "
+                      "(logged, without the request body)."),
+}
+"""Reusable problem responses: component name -> (problem slug, description)."""
+
+_SHARED_BY_SLUG = {slug: name for name, (slug, _) in SHARED_RESPONSES.items()}
+_CACHE_KEY = "referee.openapi"
+_LOCK = threading.Lock()
+
+
+def camel(name: str) -> str:
+    """``"all-fours"`` / ``"give_one"`` -> ``"AllFours"`` / ``"GiveOne"``."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[-_\s]+", name) if part)
+
+
+def _game_prefixes() -> dict[str, str]:
+    return {entry.schemas.__name__: camel(name) for name, entry in GAMES.items()}
+
+
+def schema_name(schema: type[Schema] | Schema) -> str:
+    """Component name of a marshmallow schema: its class name without ``Schema``, prefixed
+    with the game's name when it belongs to a game's schema module (``AllFoursTrick``)."""
+    cls = resolve_schema_cls(schema)
+    cls = cls[0] if isinstance(cls, list) else cls
+    name = cls.__name__.removesuffix("Schema") or cls.__name__
+    prefix = _game_prefixes().get(cls.__module__, "")
+    return name if name.startswith(prefix) else prefix + name
+
+
+def action_component(game: str, kind: str) -> str:
+    """Component name of action ``kind`` of ``game`` (``AllFoursPlayAction``)."""
+    return f"{camel(game)}{camel(kind)}Action"
+
+
+def ref(name: str) -> dict[str, str]:
+    """A reference to component schema ``name``."""
+    return {"$ref": SCHEMA_REF + name}
+
+
+def document(app: Flask) -> dict[str, Any]:
+    """The finished OpenAPI document of ``app`` (built on first use, then cached on the app).
+
+    Raises ``RuntimeError`` if two schemas resolve to the same component name."""
+    doc = app.extensions.get(_CACHE_KEY)
+    if doc is None:
+        with _LOCK:
+            doc = app.extensions.get(_CACHE_KEY)
+            if doc is None:
+                doc = app.extensions[_CACHE_KEY] = _build(_api(app).spec)
+    return doc
+
+
+def render_yaml(doc: dict[str, Any]) -> str:
+    """The document as YAML: keys sorted, unicode kept, the text of ``openapi.yaml``."""
+    return yaml.safe_dump(doc, sort_keys=True, allow_unicode=True, width=100)
+
+
+def render_json(doc: dict[str, Any]) -> str:
+    """The document as JSON: keys sorted, two-space indent, trailing newline."""
+    return json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def _api(app: Flask):
+    return app.extensions["flask-smorest"]["apis"][""]["ext_obj"]
+
+
+def _build(spec) -> dict[str, Any]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _register_game_schemas(spec)
+        doc = copy.deepcopy(spec.to_dict())
+    clashes = [str(w.message) for w in caught if "Multiple schemas" in str(w.message)]
+    if clashes:
+        raise RuntimeError("Two schemas resolve to one component name: " + "; ".join(clashes))
+    schemas = doc["components"]["schemas"]
+    for game in GAMES:
+        _add_game_envelopes(schemas, game)
+    _expand_generic_paths(doc)
+    _document_problems(doc)
+    _name_operations(doc["paths"])
+    _tag_games(doc)
+    _drop_unused_components(doc)
+    return _markdown(doc)
+
+
+def _register(spec, name: str, schema: type[Schema]) -> None:
+    if name not in spec.components.schemas:
+        spec.components.schema(name, schema=schema)
+
+
+def _register_game_schemas(spec) -> None:
+    """Setup, snapshot and every action schema of every game, under stable names."""
+    for game, entry in GAMES.items():
+        _register(spec, schema_name(entry.schemas.SetupSchema), entry.schemas.SetupSchema)
+        _register(spec, schema_name(entry.schemas.StateSchema), entry.schemas.StateSchema)
+        for kind, cls in entry.schemas.ACTION_SCHEMAS.items():
+            _register(spec, action_component(game, kind), cls)
+
+
+def _derive(schemas: dict, base: str, name: str, title: str, **properties: Any) -> None:
+    """Component ``name``: a copy of ``base`` whose ``properties`` are replaced."""
+    derived = copy.deepcopy(schemas[base])
+    derived["description"] = f"{title}: {derived.get('description', base)}"
+    for key, value in properties.items():
+        assert key in derived["properties"], (base, key)
+        derived["properties"][key] = value
+    schemas[name] = derived
+
+
+def _add_game_envelopes(schemas: dict, game: str) -> None:
+    """``<Game>Action`` (oneOf + discriminator) and the game's request/response envelopes."""
+    entry = GAMES[game]
+    prefix, title = camel(game), entry.engine.describe()["title"]
+    kinds = list(entry.schemas.ACTION_SCHEMAS)
+    schemas[f"{prefix}Action"] = {
+        "description": f"An action of {title}: one of {', '.join(kinds)}, told apart by "
+                       "`type`.",
+        "oneOf": [ref(action_component(game, kind)) for kind in kinds],
+        "discriminator": {"propertyName": "type", "mapping": {
+            kind: SCHEMA_REF + action_component(game, kind) for kind in kinds}},
+    }
+    state = ref(schema_name(entry.schemas.StateSchema))
+    action = ref(f"{prefix}Action")
+    _derive(schemas, "SetupResponse", f"{prefix}SetupResponse", title, state=state)
+    _derive(schemas, "LegalActionsRequest", f"{prefix}LegalActionsRequest", title, state=state)
+    _derive(schemas, "LegalActionsResponse", f"{prefix}LegalActionsResponse", title,
+            actions={"type": "array", "items": action})
+    _derive(schemas, "ActionRequest", f"{prefix}ActionRequest", title, state=state,
+            action=action)
+    _derive(schemas, "ApplyResponse", f"{prefix}ApplyResponse", title, state=state)
+
+
+_GAME_BODIES = {  # operation -> (request component suffix, 200 response component suffix)
+    "setup": ("Setup", "SetupResponse"),
+    "legal-actions": ("LegalActionsRequest", "LegalActionsResponse"),
+    "validate": ("ActionRequest", None),
+    "apply": ("ActionRequest", "ApplyResponse"),
+}
+
+
+def _expand_generic_paths(doc: dict) -> None:
+    """Replace ``/v1/games/{game}/<op>`` by one concrete path per registered game."""
+    paths = doc["paths"]
+    for op in GENERIC_OPERATIONS:
+        generic = paths.pop(GENERIC_PATH + op)
+        for game in GAMES:
+            item = copy.deepcopy(generic)
+            params = [p for p in item.pop("parameters", []) if p.get("name") != "game"]
+            if params:
+                item["parameters"] = params
+            request, response = _GAME_BODIES[op]
+            for method in HTTP_METHODS:
+                if method not in item:
+                    continue
+                operation = item[method]
+                operation["tags"] = [game]
+                operation["requestBody"] = {"required": True, "content": {
+                    "application/json": {"schema": ref(camel(game) + request)}}}
+                if response:
+                    operation["responses"]["200"]["content"] = {
+                        "application/json": {"schema": ref(camel(game) + response)}}
+            paths[f"/v1/games/{game}/{op}"] = item
+
+
+def _problem_response(description: str) -> dict:
+    return {"description": description,
+            "content": {PROBLEM_MIMETYPE: {"schema": ref("Problem")}}}
+
+
+def _document_problems(doc: dict) -> None:
+    """Every 4xx/5xx as problem+json; the body guards' and 500 on every operation."""
+    shared = doc["components"].setdefault("responses", {})
+    for name, (slug, text) in SHARED_RESPONSES.items():
+        shared[name] = _problem_response(f"{slug}: {text}")
+    for path, item in doc["paths"].items():
+        for method in HTTP_METHODS:
+            operation = item.get(method)
+            if operation is None:
+                continue
+            responses = operation["responses"]
+            for status, response in responses.items():
+                if status[0] in "45" and "$ref" not in response:
+                    description = response.get("description") or PROBLEMS.get(
+                        _slug_for(status), ("", "problem"))[1]
+                    responses[status] = _problem_response(description)
+            if "requestBody" in operation:
+                for status, slug in BODY_PROBLEMS.items():
+                    responses.setdefault(status, _shared(slug))
+            if "{" in path:
+                responses.setdefault("404", _shared("not-found"))
+            responses.setdefault("500", _shared("internal-error"))
+
+
+def _shared(slug: str) -> dict:
+    return {"$ref": "#/components/responses/" + _SHARED_BY_SLUG[slug]}
+
+
+def _slug_for(status: str) -> str:
+    return next((slug for slug, (code, _) in PROBLEMS.items() if str(code) == status), "")
+
+
+def _name_operations(paths: dict) -> None:
+    """``operationId`` = method + the path's words: ``postGamesAllFoursApply``."""
+    for path, item in paths.items():
+        words = []
+        for part in path.strip("/").split("/"):
+            if part == "v1":
+                continue
+            words.append("By" + camel(part[1:-1]) if part.startswith("{") else camel(part))
+        for method in HTTP_METHODS:
+            if method in item:
+                item[method]["operationId"] = method + "".join(words)
+
+
+def _tag_games(doc: dict) -> None:
+    """One tag per registered game, listing its stateless endpoints."""
+    tags = {tag["name"]: tag for tag in doc.setdefault("tags", [])}
+    for game, entry in GAMES.items():
+        title = entry.engine.describe()["title"]
+        text = f"{title}: setup, legal actions, validate, apply (stateless)."
+        if game in tags:
+            tags[game]["description"] = f"{text} {tags[game].get('description', '')}".strip()
+        else:
+            doc["tags"].append({"name": game, "description": text})
+
+
+def _markdown(node: Any) -> Any:
+    """Docstrings' reST literals (````x````) as Markdown code (```x```) in every ``summary`` and
+    ``description``."""
+    if isinstance(node, dict):
+        return {key: value.replace("``", "`") if key in ("summary", "description")
+                and isinstance(value, str) else _markdown(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_markdown(value) for value in node]
+    return node
+
+
+def references(node: Any) -> set[str]:
+    """Every ``$ref`` and discriminator ``mapping`` target inside ``node``."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                found.add(value)
+            elif key == "mapping" and isinstance(value, dict):
+                found.update(v for v in value.values() if isinstance(v, str))
+            else:
+                found |= references(value)
+    elif isinstance(node, list):
+        for value in node:
+            found |= references(value)
+    return found
+
+
+def _drop_unused_components(doc: dict) -> None:
+    """Keep only the components the paths reach (directly or through other components)."""
+    components = doc["components"]
+    reached: set[str] = set()
+    todo = references(doc["paths"])
+    while todo:
+        target = todo.pop()
+        if target in reached:
+            continue
+        reached.add(target)
+        kind, name = target.split("/")[2:4]
+        todo |= references(components.get(kind, {}).get(name, {}))
+    for kind in list(components):
+        for name in list(components[kind]):
+            if f"#/components/{kind}/{name}" not in reached:
+                del components[kind][name]
+        if not components[kind]:
+            del components[kind]

@@ -1,0 +1,114 @@
+"""End to end: ``referee.client.RefereeClient`` against a real server on a loopback port."""
+from __future__ import annotations
+
+import json
+
+import pytest
+import requests
+
+from referee.client import RefereeClient, RefereeError
+from tests.conftest import CASES_DIR
+
+
+@pytest.fixture
+def referee(base_url):
+    return RefereeClient(base_url, timeout=10)
+
+
+def _case(name):
+    return json.loads((CASES_DIR / "allfours" / f"{name}.json").read_text())
+
+
+def test_scores_the_real_hand_trick_sheet(referee):
+    result = referee.score_trick_sheet(_case("real-hand-1")["sheet"])
+    assert result["points"] == {"X": 4, "Y": 1}
+    assert result["high"] == {"card": "JD", "player": "lena"}
+    assert result["low"] == {"card": "2D", "player": "kiri"}
+    assert result["game"]["totals"] == {"X": 30, "Y": 6}
+
+
+def test_an_inconsistent_sheet_raises_with_the_problem_body(referee):
+    with pytest.raises(RefereeError) as caught:
+        referee.score_trick_sheet(_case("invalid-duplicate-card")["sheet"])
+    error = caught.value
+    assert error.status == 422 and error.type == "inconsistent-sheet"
+    assert error.problem["status"] == 422 and error.problem["errors"]
+    assert all(e["rule"] == "AF-X1" for e in error.problem["errors"])
+
+
+def test_unknown_game_is_a_404_problem(referee):
+    with pytest.raises(RefereeError) as caught:
+        referee.game("chess")
+    assert (caught.value.status, caught.value.type) == (404, "unknown-game")
+    assert {"all-fours", "coup", "gnoming", "spy"} <= {g["name"] for g in referee.games()}
+
+
+def test_plays_all_fours_through_the_stateless_endpoints(referee):
+    state = referee.setup("all-fours", ["ana", "ben"], dealer="ben", seed=42)
+    first = referee.legal_actions("all-fours", state)
+    assert first["to_move"] == ["ana"]
+    assert first["actions"] == [{"type": "stand", "player": "ana"},
+                                {"type": "beg", "player": "ana"}]
+    verdict = referee.validate("all-fours", state, {"type": "beg", "player": "ben"})
+    assert verdict["legal"] is False and [v["rule"] for v in verdict["violations"]] == ["AF-B1"]
+    with pytest.raises(RefereeError) as caught:
+        referee.apply("all-fours", state, {"type": "beg", "player": "ben"})
+    assert caught.value.type == "illegal-action"
+    assert [v["rule"] for v in caught.value.violations] == ["AF-B1"]
+    plays = 0
+    while state["phase"] not in ("hand_over", "game_over"):
+        action = referee.legal_actions("all-fours", state)["actions"][0]
+        answer = referee.apply("all-fours", state, action)
+        state, plays = answer["state"], plays + (action["type"] == "play")
+        assert plays <= 12
+    assert plays == 12 and len(state["tricks"]) == 6
+    assert sum(answer["score"]["points"].values()) >= 1
+
+
+class LosesFirstActionAnswer(requests.Session):
+    """A session whose first POST to ``.../actions`` reaches the server but whose answer is
+    lost (a ``ConnectionError`` after the request was applied)."""
+
+    def __init__(self):
+        super().__init__()
+        self.sent = []  # (idempotency key, If-Match, Idempotent-Replayed of the answer)
+
+    def request(self, method, url, **kwargs):
+        response = super().request(method, url, **kwargs)
+        if method == "POST" and url.endswith("/actions"):
+            headers = kwargs["headers"]
+            self.sent.append((headers["Idempotency-Key"], headers["If-Match"],
+                              response.headers.get("Idempotent-Replayed")))
+            if len(self.sent) == 1:
+                raise requests.ConnectionError("the answer was lost")
+        return response
+
+
+def test_a_match_with_versions_and_a_retried_action(base_url):
+    session = LosesFirstActionAnswer()
+    referee = RefereeClient(base_url, session=session)
+    created = referee.create_match("all-fours", ["ana", "ben"], dealer="ana", seed=42)
+    assert created["version"] == 1 and set(created["seats"]) == {"ana", "ben"}
+    ben, ana = created["seats"]["ben"], created["seats"]["ana"]
+    assert referee.match_legal_actions(created["id"], ben)["actions"] == [
+        {"type": "stand", "player": "ben"}, {"type": "beg", "player": "ben"}]
+
+    acted = referee.act(created["id"], ben, {"type": "stand", "player": "ben"})
+    assert acted["version"] == 2  # applied once, though the first answer was lost
+    (key1, match1, replay1), (key2, match2, replay2) = session.sent
+    assert key1 == key2 and match1 == match2 == '"1"'
+    assert (replay1, replay2) == (None, "true")
+    assert [e["type"] for e in referee.events(created["id"])["events"]] == ["stand"]
+
+    with pytest.raises(RefereeError) as caught:  # chosen at version 1: too late
+        referee.act(created["id"], ana, {"type": "beg", "player": "ana"}, expected_version=1)
+    assert caught.value.status == 409 and caught.value.problem["current_version"] == 2
+    view = referee.match(created["id"], ben)
+    assert view["version"] == 2 and view["seat"] == "ben"
+    with pytest.raises(RefereeError) as caught:
+        referee.audit(created["id"])
+    assert caught.value.type == "forbidden"
+    referee.delete_match(created["id"], created["host_token"])
+    with pytest.raises(RefereeError) as caught:
+        referee.match(created["id"])
+    assert caught.value.status == 404
