@@ -4,6 +4,7 @@ through the API with a Flask test client."""
 from __future__ import annotations
 
 import os
+import socket
 import uuid
 from typing import Any
 
@@ -38,6 +39,16 @@ def redis_prefix(redis_url):
 def redis_app(redis_url, redis_prefix):
     """An app whose matches live in the test Redis."""
     return create_app({"TESTING": True, "REDIS_URL": redis_url, "REDIS_KEY_PREFIX": redis_prefix})
+
+
+@pytest.fixture
+def free_port():
+    """A function returning a TCP port free on the loopback now."""
+    def pick() -> int:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            return sock.getsockname()[1]
+    return pick
 
 
 def bearer(token: str | None) -> dict[str, str]:

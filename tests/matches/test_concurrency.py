@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import random
-import socket
 import subprocess
 import sys
 import threading
@@ -24,14 +23,8 @@ MAX_POSTS = 500
 START_WAIT_SECONDS = 20
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
-def server(redis_url):
+def server(redis_url, free_port):
     """``gunicorn -w 4`` serving the app on a free loopback port, matches in the test Redis."""
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_LOG_LEVEL": "WARNING"}

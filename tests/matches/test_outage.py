@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shutil
 import signal
-import socket
 import subprocess
 import time
 
@@ -14,12 +13,6 @@ import redis
 from referee.app import create_app
 
 START_WAIT_SECONDS = 10
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def start_redis(port: int, tmp_path) -> subprocess.Popen:
@@ -47,7 +40,7 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 @pytest.fixture
-def private_redis(tmp_path):
+def private_redis(tmp_path, free_port):
     """A redis-server of this test alone, which the test may stop and start again."""
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed (./dev test installs it)")
@@ -119,12 +112,17 @@ def test_a_redis_that_hangs_is_503_after_the_socket_timeout(private_redis, table
     assert match.read(None)["version"] == 1
 
 
+@pytest.fixture
+def on_redis(redis_app, table):
+    """``(store, match)``: a 2-player All Fours match on the test Redis, ben to stand or beg."""
+    match = table.create(redis_app.test_client(), game="all-fours", players=["ana", "ben"],
+                         dealer="ana", seed=1)
+    return redis_app.extensions["referee.store"], match
+
+
 def test_a_failure_before_the_write_leaves_version_events_and_actions_unchanged(
-        redis_app, table, monkeypatch):
-    client = redis_app.test_client()
-    store = redis_app.extensions["referee.store"]
-    match = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
-                         seed=1)
+        on_redis, monkeypatch):
+    store, match = on_redis
     assert match.act("ben", {"type": "stand", "player": "ben"}, version=1).status_code == 200
     before = store.load(match.id), store.events(match.id), store.actions(match.id)
 
@@ -143,11 +141,8 @@ def test_a_failure_before_the_write_leaves_version_events_and_actions_unchanged(
 
 
 def test_a_reply_lost_after_the_write_is_recovered_by_retrying_with_the_key(
-        redis_app, table, monkeypatch):
-    client = redis_app.test_client()
-    store = redis_app.extensions["referee.store"]
-    match = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
-                         seed=1)
+        on_redis, monkeypatch):
+    store, match = on_redis
     script = store._commit
 
     def written_then_lost(*args, **kwargs):
