@@ -6,6 +6,8 @@ flask-smorest documents every blueprint's routes as they are registered (apispec
 
 - **names**: a game's schemas are named after the game (``AllFoursState``, ``CoupDeal``), so two
   games' ``DealSchema`` never collide (:func:`schema_name`, the plugin's name resolver);
+- **per-game bodies**: each game's setup ``options`` lists the game's options (type,
+  default, bounds or choices, rule) from its engine's option table;
 - **per-game paths**: the generic stateless operations ``/v1/games/{game}/setup``,
   ``legal-actions``, ``validate`` and ``apply`` are documented once per registered game at
   its concrete path (``/v1/games/all-fours/apply``) with that game's setup, snapshot and
@@ -182,6 +184,9 @@ def _add_game_envelopes(schemas: dict, game: str) -> None:
         "discriminator": {"propertyName": "type", "mapping": {
             kind: SCHEMA_REF + action_component(game, kind) for kind in kinds}},
     }
+    setup = schemas[schema_name(entry.schemas.SetupSchema)]
+    if "options" in setup.get("properties", {}):
+        setup["properties"]["options"] = options_schema(entry.engine.describe()["options"])
     state = ref(schema_name(entry.schemas.StateSchema))
     action = ref(f"{prefix}Action")
     _derive(schemas, "SetupResponse", f"{prefix}SetupResponse", title, state=state)
@@ -191,6 +196,29 @@ def _add_game_envelopes(schemas: dict, game: str) -> None:
     _derive(schemas, "ActionRequest", f"{prefix}ActionRequest", title, state=state,
             action=action)
     _derive(schemas, "ApplyResponse", f"{prefix}ApplyResponse", title, state=state)
+
+
+_OPTION_TYPES = {"int": {"type": "integer"}, "bool": {"type": "boolean"},
+                 "choice": {"type": "string"}, "str": {"type": ["string", "null"]},
+                 "dict": {"type": "object"}}
+
+
+def options_schema(options: dict[str, dict]) -> dict:
+    """The ``options`` object of a game's setup from its option table (``Engine.describe``):
+    each option's type, default, bounds or choices, and the rule it switches."""
+    properties = {}
+    for name, spec in options.items():
+        prop = dict(_OPTION_TYPES.get(spec["type"], {}))
+        prop.update({"default": spec["default"],
+                     "description": f"{spec['description']} ({spec['rule']})"})
+        for key in ("minimum", "maximum"):
+            if spec.get(key) is not None:
+                prop[key] = spec[key]
+        if spec.get("choices"):
+            prop["enum"] = list(spec["choices"])
+        properties[name] = prop
+    return {"type": "object", "properties": properties, "additionalProperties": False,
+            "description": "Options by name; each defaults as shown (GET /v1/games/{game})."}
 
 
 _GAME_BODIES = {  # operation -> (request component suffix, 200 response component suffix)

@@ -1,7 +1,7 @@
 """Envelopes shared by every game: the stateless endpoints' request and response bodies."""
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 from referee.schemas.fields import PlayerName
 
@@ -72,3 +72,9 @@ class GameSchema(Schema):
     options = fields.Dict(required=True, metadata={"description": "{name: {default, type, rule, "
                                                    "description, choices?}}"})
     actions = fields.List(fields.String(), required=True)
+
+
+class HealthSchema(Schema):
+    """A probe's answer."""
+
+    status = fields.String(required=True, validate=validate.Equal("ok"))

@@ -117,3 +117,13 @@ def test_operation_ids_are_unique():
 def test_yaml_and_json_renderings_agree(client):
     text = client.get("/openapi.yaml").get_data(as_text=True)
     assert yaml.safe_load(text) == client.get("/openapi.json").get_json()
+
+
+def test_setup_options_are_documented_from_the_engines_option_table():
+    options = committed_openapi()["components"]["schemas"]["AllFoursSetup"]["properties"][
+        "options"]
+    assert options["additionalProperties"] is False
+    assert options["properties"]["target"] == {
+        "type": "integer", "default": 14, "minimum": 1, "maximum": 1000,
+        "description": "Points that win the game. (AF-S6)"}
+    assert options["properties"]["game_tie"]["enum"] == ["none", "non_dealer", "dealer"]
