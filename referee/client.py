@@ -10,7 +10,8 @@ Any answer that is not 2xx raises :class:`RefereeError` carrying the problem+jso
 (``.problem``), the HTTP ``.status`` and the problem's ``.type`` slug (``"illegal-action"``).
 
 Retries: requests that change nothing on the server (reads and the stateless endpoints) are
-retried on a lost connection or a timeout; :meth:`act` retries with the **same**
+retried on a lost connection, a timeout or a 503 ``store-unavailable`` (after its
+``Retry-After``, at most ``MAX_WAIT`` seconds); :meth:`act` retries with the **same**
 ``Idempotency-Key`` and version, so a move whose answer was lost is never applied twice (the
 server answers the first response again).  :meth:`create_match` is never retried (it would
 create a second match).  A ``409 version-conflict`` is never retried either: the action was
@@ -18,6 +19,7 @@ chosen on an old position, so read the match and choose again.
 """
 from __future__ import annotations
 
+import time
 import uuid
 from typing import Any
 
@@ -26,7 +28,10 @@ import requests
 JSON = dict[str, Any]
 
 RETRIED = (requests.ConnectionError, requests.Timeout)
-"""The failures after which a safe request is sent again."""
+"""The failures after which a safe request is sent again (and a 503 answer)."""
+
+MAX_WAIT = 10.0
+"""The longest ``Retry-After`` (seconds) the client waits before retrying a 503."""
 
 
 class RefereeError(Exception):
@@ -51,7 +56,8 @@ class RefereeClient:
     """Client of one referee service at ``base_url`` (e.g. ``"http://127.0.0.1:8000"``).
 
     ``timeout``: seconds per request; ``retries``: how many times a safe request (or an
-    :meth:`act` with its idempotency key) is sent again after a lost connection or timeout;
+    :meth:`act` with its idempotency key) is sent again after a lost connection, a timeout or
+    a 503;
     ``session``: a ``requests.Session`` to use (one is made otherwise)."""
 
     def __init__(self, base_url: str = "http://127.0.0.1:8000", *, timeout: float = 10.0,
@@ -60,6 +66,7 @@ class RefereeClient:
         self.timeout = timeout
         self.retries = retries
         self.session = session or requests.Session()
+        self.sleep = time.sleep  # how a retry after 503 waits (tests replace it)
 
     # -- games -------------------------------------------------------------------------------
 
@@ -140,8 +147,8 @@ class RefereeClient:
 
         Without ``expected_version`` the match's current version is read first.  The request
         carries ``If-Match: "<version>"`` and an ``Idempotency-Key`` (a fresh UUID unless
-        given); after a lost connection or a timeout it is sent again, up to ``retries``
-        times, with the same key and version, so it is applied at most once.  Raises
+        given); after a lost connection, a timeout or a 503 it is sent again, up to
+        ``retries`` times, with the same key and version, so it is applied at most once.  Raises
         ``RefereeError``: 409 ``version-conflict`` (``problem["current_version"]``: read and
         choose again), 422 ``illegal-action``, 401/403/404…"""
         if expected_version is None:
@@ -169,16 +176,29 @@ class RefereeClient:
             headers["Authorization"] = f"Bearer {token}"
         attempts = 1 + (self.retries if retry else 0)
         for attempt in range(attempts):
+            last = attempt == attempts - 1
             try:
                 response = self.session.request(method, self.base_url + path, headers=headers,
                                                 timeout=self.timeout, **kwargs)
-                break
             except RETRIED:
-                if attempt == attempts - 1:
+                if last:
                     raise
+                continue
+            if response.status_code == 503 and not last:  # store-unavailable: wait, retry
+                self.sleep(_retry_after(response))
+                continue
+            break
         if not response.ok:
             raise RefereeError(response.status_code, _problem(response))
         return response.json() if response.content else None
+
+
+def _retry_after(response: requests.Response) -> float:
+    """Seconds to wait before retrying a 503: its ``Retry-After`` (1 if absent), at most 10."""
+    try:
+        return min(max(float(response.headers.get("Retry-After", 1)), 0.0), MAX_WAIT)
+    except ValueError:
+        return 1.0
 
 
 def _with_options(body: JSON, options: JSON | None) -> JSON:

@@ -112,3 +112,37 @@ def test_a_match_with_versions_and_a_retried_action(base_url):
     with pytest.raises(RefereeError) as caught:
         referee.match(created["id"])
     assert caught.value.status == 404
+
+
+class StoreDownOnce(requests.Session):
+    """A session whose first request gets a 503 ``store-unavailable`` (Retry-After: 1) without
+    reaching the server."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+
+    def request(self, method, url, **kwargs):
+        self.calls += 1
+        if self.calls == 1:
+            answer = requests.Response()
+            answer.status_code, answer.url = 503, url
+            answer.headers.update({"Retry-After": "1",
+                                   "Content-Type": "application/problem+json"})
+            answer._content = json.dumps({"type": "/problems/store-unavailable", "status": 503,
+                                          "title": "Match store unavailable"}).encode()
+            return answer
+        return super().request(method, url, **kwargs)
+
+
+def test_a_503_is_retried_after_retry_after_and_errors_carry_the_problem(base_url):
+    referee = RefereeClient(base_url, session=StoreDownOnce())
+    waits = []
+    referee.sleep = waits.append
+    assert referee.game("spy")["name"] == "spy"
+    assert waits == [1.0] and referee.session.calls == 2
+    stubborn = RefereeClient(base_url, session=StoreDownOnce(), retries=0)
+    with pytest.raises(RefereeError) as caught:
+        stubborn.game("spy")
+    assert (caught.value.status, caught.value.type) == (503, "store-unavailable")
+    assert str(caught.value) == "503 Match store unavailable"
