@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.api.errors import Problem
-from referee.api.loading import game_entry, load, load_action, schema
+from referee.api.loading import game_entry, load_action, load_setup
 from referee.games.base import PUBLIC, REFEREE, event_visible
 from referee.registry import GameEntry
 from referee.store import AlreadyRecorded, MatchNotFound, MatchStore, VersionConflict
@@ -130,11 +130,7 @@ class MatchService:
         ``unknown-game``."""
         body = dict(body)
         entry = game_entry(body.pop("game"))
-        setup = load(schema(entry.schemas.SetupSchema), body)
-        setup["options"] = entry.engine.resolve_options(setup.get("options"))
-        seed = setup.pop("seed", None)
-        if seed is None:
-            seed = secrets.randbits(256)
+        setup, seed = load_setup(entry, body)
         state = entry.engine.setup(setup, seed)
         match_id = secrets.token_urlsafe(16)
         players = list(setup["players"])

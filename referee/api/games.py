@@ -6,13 +6,12 @@ possibility (the engine's ``check_state``) before any rule is applied.
 """
 from __future__ import annotations
 
-import secrets
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from referee.api.errors import PROBLEM_MIMETYPE, ProblemSchema
-from referee.api.loading import game_entry, json_object, load, load_action, load_state, schema
+from referee.api.loading import game_entry, json_object, load_action, load_setup, load_state
 from referee.registry import GAMES
 from referee.schemas.common import (ActionRequestSchema, ApplyResponseSchema, GameSchema,
                                     LegalActionsRequestSchema, LegalActionsResponseSchema,
@@ -63,15 +62,11 @@ def setup(game):
     """Start a game: players, options, mode and a seed or an entered deal → the first snapshot.
 
     Body: the game's setup schema (see ``GET /v1/games/{game}`` and the rules file's "Setup
-    body").  Without ``seed`` (and without an entered deal) the service draws a 256-bit seed.
+    body").  Without ``seed`` the service draws a 256-bit seed (64 hex digits).
     Errors: 422 ``invalid-input`` (types), 422 ``invalid-setup`` (rule ID and field).
     """
     entry = game_entry(game)
-    body = load(schema(entry.schemas.SetupSchema), json_object())
-    body["options"] = entry.engine.resolve_options(body.get("options"))
-    seed = body.pop("seed", None)
-    if seed is None:
-        seed = secrets.randbits(256)
+    body, seed = load_setup(entry, json_object())
     return {"state": entry.engine.setup(body, seed)}
 
 

@@ -1,6 +1,7 @@
 """Parsing request bodies into validated data, and finding a game: errors become problems."""
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import request
@@ -45,6 +46,16 @@ def load(schema: Schema, data: Any, prefix: str = "") -> dict[str, Any]:
         errors = flatten_messages(exc.messages, prefix)
         detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:3])
         raise Problem("invalid-input", detail, errors=errors) from None
+
+
+def load_setup(entry: GameEntry, data: Any) -> tuple[dict[str, Any], int | str]:
+    """Validate a setup body with the game's ``SetupSchema`` and its options; return the body
+    (options completed with defaults, ``seed`` removed) and the seed: the one given, or a fresh
+    256-bit one as 64 hex digits (a string, so no JSON client rounds it)."""
+    body = load(_instance(entry.schemas.SetupSchema), data)
+    body["options"] = entry.engine.resolve_options(body.get("options"))
+    seed = body.pop("seed", None)
+    return body, secrets.token_hex(32) if seed is None else seed
 
 
 def load_action(entry: GameEntry, action: Any, prefix: str = "action") -> dict[str, Any]:

@@ -23,8 +23,8 @@ class MatchCreateSchema(Schema):
     options = Options()
     mode = Mode(metadata={"description": "digital: the service deals from the seed; table: "
                           "real cards, the service keeps the public record"})
-    seed = Seed(metadata={"description": "the shuffle seed; default a fresh 256-bit integer. "
-                          "Whoever supplies it can know every deal."})
+    seed = Seed(metadata={"description": "the shuffle seed; default a fresh 256-bit one as 64 "
+                          "hex digits. Whoever supplies it can know every deal."})
 
 
 class MatchCreatedSchema(Schema):

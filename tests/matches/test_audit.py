@@ -33,7 +33,8 @@ def test_the_audit_of_a_finished_match_replays_to_its_final_state(client, table,
 
     audit = client.get(f"{match.url}/audit").get_json()
     seed = audit["seed"]
-    assert isinstance(seed, int) and 0 <= seed < 2 ** 256
+    # a service-drawn seed is 256 random bits written as 64 hex digits (a JSON string)
+    assert isinstance(seed, str) and len(seed) == 64 and 0 <= int(seed, 16) < 2 ** 256
     assert audit["commitment"] == commitment
     assert hashlib.sha256(f"{seed}:{match.id}".encode()).hexdigest() == commitment
     assert not any(str(seed) in text for text in seen_before_end)
