@@ -64,8 +64,8 @@ class StateSchema(Schema):
     options = fields.Dict(required=True)
     dealer = PlayerName(required=True)
     next_dealer = PlayerName(allow_none=True, required=True)
-    hand_number = fields.Integer(required=True, validate=validate.Range(1))
-    redeals = fields.Integer(required=True, validate=validate.Range(0))
+    hand_number = fields.Integer(strict=True, required=True, validate=validate.Range(1))
+    redeals = fields.Integer(strict=True, required=True, validate=validate.Range(0))
     phase = fields.String(required=True, validate=validate.OneOf(
         ["deal", "beg", "answer", "play", "hand_over", "game_over"]))
     hands = fields.Dict(keys=PlayerName(), values=fields.List(CardOrUnknown()), required=True)
@@ -80,8 +80,9 @@ class StateSchema(Schema):
     exposed = fields.Dict(keys=PlayerName(), values=fields.List(Card()), required=True)
     claims = fields.List(fields.Dict(), required=True)
     reneges = fields.List(fields.Dict(), required=True)
-    score = fields.Dict(keys=SIDE_NAME, values=fields.Integer(), required=True)
-    hand_points = fields.Dict(keys=SIDE_NAME, values=fields.Integer(), required=True)
+    score = fields.Dict(keys=SIDE_NAME, values=fields.Integer(strict=True), required=True)
+    hand_points = fields.Dict(keys=SIDE_NAME, values=fields.Integer(strict=True),
+                              required=True)
     last_hand = fields.Dict(allow_none=True, required=True)
     winner = fields.String(allow_none=True, required=True)
 
@@ -127,7 +128,7 @@ class SheetSchema(Schema):
     tricks = fields.List(fields.Nested(SheetTrickSchema), required=True,
                          validate=validate.Length(1, 21))
     score_before = fields.Dict(keys=SIDE_NAME, values=fields.Integer(
-        validate=validate.Range(0, 10000)))
+        strict=True, validate=validate.Range(0, 10000)))
 
 
 class ScoreRequestSchema(Schema):
@@ -145,21 +146,23 @@ class CardHolderSchema(Schema):
 class JackSchema(Schema):
     player = fields.String(required=True, metadata={"description": "who was dealt the jack"})
     won_by = fields.String(required=True, metadata={"description": "who won its trick"})
-    points = fields.Integer(required=True)
+    points = fields.Integer(strict=True, required=True)
     hanged = fields.Boolean(required=True)
 
 
 class GameResultSchema(Schema):
-    totals = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    totals = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True),
+                         required=True)
     side = fields.String(allow_none=True, required=True)
 
 
 class RenegeSchema(Schema):
     player = fields.String(required=True)
-    trick = fields.Integer(required=True, metadata={"description": "trick of the failure, from 1"})
+    trick = fields.Integer(strict=True, required=True,
+                           metadata={"description": "trick of the failure, from 1"})
     rule = fields.String(required=True)
     proven_by = fields.String(required=True)
-    proven_at = fields.Integer(required=True)
+    proven_at = fields.Integer(strict=True, required=True)
     loses_game = fields.Boolean(required=True)
 
 
@@ -167,8 +170,9 @@ class ScoreResponseSchema(Schema):
     """The hand's score from a trick sheet, in the order of AF-S6."""
 
     valid = fields.Boolean(required=True)
-    points = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
-    score = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+    points = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True),
+                         required=True)
+    score = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True), required=True,
                         metadata={"description": "match score after this hand"})
     winner = fields.String(allow_none=True, required=True)
     trump = fields.String(required=True)

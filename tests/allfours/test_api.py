@@ -221,3 +221,64 @@ def test_json_nested_too_deeply_is_400_problem_not_500(client):
     # brackets inside strings do not count
     body = {"sheet": {"players": ["[" * 200, "b"]}}
     assert client.post("/v1/games/all-fours/score", json=body).status_code == 422
+
+
+EARLY_END = {"players": ["ana", "ben"], "dealer": "ana", "kicks": ["AH"], "beg": "stand",
+             "tricks": [{"leader": "ben", "cards": ["2H", "3S"]},
+                        {"leader": "ben", "cards": ["4S", "KH"]},
+                        {"leader": "ana", "cards": ["5S", "7S"]},
+                        {"leader": "ben", "cards": ["8S", "9S"]},
+                        {"leader": "ana", "cards": ["10S", "JS"]},
+                        {"leader": "ben", "cards": ["QS", "KS"]}]}
+
+
+def test_af_x1_reneges_are_listed_even_when_the_game_ended_earlier(client):
+    # AF-K1 + AF-S6: the kicked ace takes ana from 13 to 14 before a card is played, so she
+    # wins; the sheet still proves her renege (AF-I1: she failed the 2H trump lead in trick 1
+    # and played the KH in trick 2), and AF-X1 says every proven renege is flagged.
+    sheet = {**EARLY_END, "score_before": {"ana": 13, "ben": 0}}
+    result = client.post("/v1/games/all-fours/score", json={"sheet": sheet}).get_json()
+    assert result["winner"] == "ana" and result["points"] == {"ana": 1, "ben": 0}
+    assert [(r["player"], r["trick"], r["loses_game"]) for r in result["reneges"]] == \
+        [("ana", 1, True)]
+    # without the race, the same renege loses ana the game at once (AF-I1)
+    result = client.post("/v1/games/all-fours/score", json={"sheet": EARLY_END}).get_json()
+    assert result["winner"] == "ben" and result["points"] == {"ana": 1, "ben": 0}
+
+
+def test_af_s6_score_before_must_be_a_whole_number_below_the_target(client):
+    for bad in (12.99, "13", True):
+        sheet = {**EARLY_END, "score_before": {"ana": bad, "ben": 0}}
+        body = _problem(client.post("/v1/games/all-fours/score", json={"sheet": sheet}),
+                        422, "invalid-input")
+        assert any(f.startswith("sheet.score_before.ana") for f in _fields(body))
+    sheet = {**EARLY_END, "score_before": {"ana": 14, "ben": 0}}
+    body = _problem(client.post("/v1/games/all-fours/score", json={"sheet": sheet}),
+                    422, "inconsistent-sheet")
+    assert body["errors"][0]["rule"] == "AF-S6"
+
+
+def test_json_null_or_an_array_body_is_422_naming_the_body(client):
+    for raw in ("null", "[]", "3"):
+        body = _problem(client.post("/v1/games/all-fours/setup", data=raw,
+                                    content_type="application/json"), 422, "invalid-input")
+        assert _fields(body) == {"body"}
+
+
+def test_a_number_too_long_to_convert_is_422_not_malformed(client):
+    raw = '{"players": ["a", "b"], "seed": ' + "9" * 5000 + "}"
+    _problem(client.post("/v1/games/all-fours/setup", data=raw,
+                         content_type="application/json"), 422, "invalid-input")
+
+
+def test_every_problem_names_a_field(client):
+    assert _fields(_problem(client.get("/nope"), 404, "not-found")) == {"path"}
+    assert _fields(_problem(client.get("/v1/games/all-fours/setup"), 405,
+                            "method-not-allowed")) == {"method"}
+
+
+def test_legal_actions_of_a_player_not_in_the_state_is_422(client):
+    state = _setup(client, seed=1)
+    body = _problem(client.post("/v1/games/all-fours/legal-actions",
+                                json={"state": state, "player": "zed"}), 422, "invalid-input")
+    assert _fields(body) == {"player"}

@@ -170,6 +170,16 @@ def test_af_p6_an_opponent_calls_an_exposed_card_which_must_then_be_played():
 
 def test_af_d1_table_mode_refuses_a_card_already_seen():
     state = act(_table(["ana", "ben"], "ben", "2S"), type="stand", player="ana")
-    assert rules_broken(state, type="play", player="ana", card="2S") == {"AF-D1"}  # kicked
+    assert rules_broken(state, type="play", player="ana", card="2S") == {"AF-K1"}  # kicked
     state = act(state, type="play", player="ana", card="5H")
     assert rules_broken(state, type="play", player="ben", card="5H") == {"AF-D1"}
+
+
+def test_af_b3_table_mode_legal_actions_offer_running_the_pack_with_a_new_kick():
+    state = act(_table(["ana", "ben"], "ben", "2S"), type="beg", player="ana")
+    runs = [a for a in ENGINE.legal_actions(state, "ben") if a["type"] == "run_pack"]
+    assert len(runs) == 39  # one per card of another suit than spades
+    assert {"type": "run_pack", "player": "ben", "kicks": ["AH"]} in runs
+    state = act(state, **runs[0])
+    assert state["phase"] == "play" and state["trump"] != "S"
+    assert {p: len(h) for p, h in state["hands"].items()} == {"ana": 9, "ben": 9}

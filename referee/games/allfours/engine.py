@@ -18,7 +18,7 @@ from referee.games.allfours.play import next_to_play, play_card
 from referee.games.allfours.rules import default_sides, player_right_of, side_of
 from referee.games.base import (UNKNOWN, Engine, IllegalAction, InvalidSetup, OptionSpec,
                                 Problems, event)
-from referee.games.common.cards import PACK
+from referee.games.common.cards import PACK, suit_of
 
 
 class AllFours(Engine):
@@ -109,9 +109,12 @@ class AllFours(Engine):
             return [{"type": t, "player": player} for t in ("stand", "beg")] + (
                 [{"type": "misdeal", "player": player}] if state["mode"] == "table" else [])
         if phase == "answer":
-            run = {"type": "run_pack", "player": player}
-            return [{"type": "give_one", "player": player}] + (
-                [run] if state["mode"] == "digital" else [])
+            if state["mode"] == "digital":
+                runs = [{"type": "run_pack", "player": player}]
+            else:  # table: one action per possible new kick of another suit (single run)
+                runs = [{"type": "run_pack", "player": player, "kicks": [c]} for c in PACK
+                        if suit_of(c) != state["trump"] and c not in state["kicks"]]
+            return [{"type": "give_one", "player": player}] + runs
         if phase != "play":
             return []
         hand = state["hands"][player] + state["exposed"][player]

@@ -139,7 +139,7 @@ def _holding(state, player, card) -> list[Violation]:
                           "action.card")]
     where = _seen_where(state, card)
     if where:
-        return [Violation("AF-D1", f"The {describe(card)} cannot be in {player}'s hand: it "
+        return [Violation("AF-K1" if card in state["kicks"] else "AF-D1", f"The {describe(card)} cannot be in {player}'s hand: it "
                           f"{where}.", "action.card")]
     return []
 

@@ -84,41 +84,63 @@ def end_hand(state: dict[str, Any]) -> list[dict]:
 
 
 def _record_claims(state: dict[str, Any], player: str, card: str) -> list[dict]:
-    """Table mode: prove earlier claims ``card`` contradicts (AF-I1), then record what this
-    play claims about the hand (no card of the suit led; only trumps when undertrumping)."""
-    trump = state["trump"]
-    events = []
+    """Table mode: prove the earlier claims ``card`` contradicts (AF-I1) — a game-losing
+    renege ends the game at once — then record what this play claims about the hand."""
     trick_no = len(state["tricks"]) + 1
-    for claim in state["claims"]:
-        if claim["player"] != player or not _contradicts(claim, card, trump):
-            continue
-        honour = claim["trump_lead"] and rank_of(card) in HONOURS
-        renege = next((r for r in state["reneges"] if r["claim"] == claim["id"]), None)
-        if renege is None:
-            renege = {"player": player, "side": side_of(state["sides"], player),
-                      "trick": claim["trick"], "rule": claim["rule"], "proven_by": card,
-                      "proven_at": trick_no, "loses_game": False, "claim": claim["id"]}
-            state["reneges"].append(renege)
+    events = []
+    for renege, upgraded in track_reneges(state["claims"], state["reneges"], state["sides"],
+                                          state["trick"]["cards"], player, card,
+                                          state["trump"], state["options"]["undertrump"],
+                                          trick_no):
+        if not upgraded:
             events.append(event("renege", **{k: v for k, v in renege.items() if k != "claim"}))
-        if honour and not renege["loses_game"]:
-            renege["loses_game"] = True
+        if renege["loses_game"] and state["phase"] != "game_over":
             other = next(s for s in state["sides"] if s != renege["side"])
             events += end_game(state, other, f"{player} failed to follow a trump lead in trick "
-                               f"{claim['trick']} while holding {card} (AF-I1)")
-    trick = state["trick"]["cards"]
-    if trick:
-        led = suit_of(trick[0])
-        if suit_of(card) not in (led, trump):
-            _claim(state, player, trick_no, "no_suit", led, led == trump,
-                   "AF-P2" if led == trump else "AF-P3")
-        elif not state["options"]["undertrump"] and is_undertrump(trick, card, trump):
-            _claim(state, player, trick_no, "only_trumps", trump, False, "AF-P4")
+                               f"{renege['trick']} while holding {card} (AF-I1)")
     return events
 
 
-def _claim(state, player, trick_no, kind, suit, trump_lead, rule) -> None:
-    state["claims"].append({"id": len(state["claims"]) + 1, "player": player, "trick": trick_no,
-                            "kind": kind, "suit": suit, "trump_lead": trump_lead, "rule": rule})
+def track_reneges(claims: list[dict], reneges: list[dict], sides: dict[str, list[str]],
+                  trick: list[str], player: str, card: str, trump: str, undertrump: bool,
+                  trick_no: int) -> list[tuple[dict, bool]]:
+    """Update ``claims`` and ``reneges`` (in place) for ``player`` playing ``card`` to
+    ``trick`` (the cards before it) in trick ``trick_no``; return the reneges this card proves
+    or makes game-losing, each with ``True`` when it was already known (an upgrade).
+
+    A claim is what a play implies about the hand: no card of the suit led (AF-P2/P3), or only
+    trumps when undertrumping (AF-P4).  A later card that contradicts it proves a renege; if
+    the claim was a failure to follow a trump lead and the card is the A, K, Q, J or 10 of
+    trumps, the renege loses the game (AF-I1).
+    """
+    proven = []
+    for claim in claims:
+        if claim["player"] != player or not _contradicts(claim, card, trump):
+            continue
+        honour = claim["trump_lead"] and rank_of(card) in HONOURS
+        renege = next((r for r in reneges if r["claim"] == claim["id"]), None)
+        if renege is None:
+            renege = {"player": player, "side": side_of(sides, player),
+                      "trick": claim["trick"], "rule": claim["rule"], "proven_by": card,
+                      "proven_at": trick_no, "loses_game": honour, "claim": claim["id"]}
+            reneges.append(renege)
+            proven.append((renege, False))
+        elif honour and not renege["loses_game"]:
+            renege["loses_game"] = True
+            proven.append((renege, True))
+    if trick:
+        led = suit_of(trick[0])
+        if suit_of(card) not in (led, trump):
+            _claim(claims, player, trick_no, "no_suit", led, led == trump,
+                   "AF-P2" if led == trump else "AF-P3")
+        elif not undertrump and is_undertrump(trick, card, trump):
+            _claim(claims, player, trick_no, "only_trumps", trump, False, "AF-P4")
+    return proven
+
+
+def _claim(claims, player, trick_no, kind, suit, trump_lead, rule) -> None:
+    claims.append({"id": len(claims) + 1, "player": player, "trick": trick_no, "kind": kind,
+                   "suit": suit, "trump_lead": trump_lead, "rule": rule})
 
 
 def _contradicts(claim: dict[str, Any], card: str, trump: str) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from referee.games.allfours.play import track_reneges
 from referee.games.allfours.rules import (HAND_SIZE, RUN_SIZE, default_sides, player_right_of,
                                           trick_winner_index)
 from referee.games.allfours.scoring import hand_awards
@@ -38,6 +39,11 @@ def score_sheet(engine, sheet: dict[str, Any], options: dict[str, Any] | None) -
     players = sheet["players"]
     sides = sheet.get("sides") or default_sides(players)
     problems = Problems(sheet_problems(sheet, sides))
+    for side, points in (sheet.get("score_before") or {}).items():
+        if points >= resolved["target"]:
+            problems.add("AF-S6", f"{side} already had {points} points, at least the target "
+                         f"{resolved['target']}: the game was over before this hand.",
+                         f"sheet.score_before.{side}")
     problems.raise_as(InvalidSheet)
     state = _replay(engine, sheet, sides, resolved)
     dealt = {p: [] for p in players}
@@ -46,15 +52,30 @@ def score_sheet(engine, sheet: dict[str, Any], options: dict[str, Any] | None) -
         tricks.append(t)
         for player, card in zip(t["players"], t["cards"]):
             dealt[player].append(card)
+    every_renege = sheet_reneges(tricks, sides, suit_of(sheet["kicks"][-1]),
+                                 resolved["undertrump"])
     facts = hand_awards(dealt=dealt, tricks=tricks, trump=suit_of(sheet["kicks"][-1]),
                         sides=sides, dealer=sheet["dealer"], options=resolved,
-                        reneges=state["reneges"])
+                        reneges=every_renege)
     reneges = [{k: r[k] for k in ("player", "trick", "rule", "proven_by", "proven_at",
-                                  "loses_game")} for r in state["reneges"]]
+                                  "loses_game")} for r in every_renege]
     return {"valid": True, "points": state["hand_points"], "winner": state["winner"],
             "high": facts["high"], "low": facts["low"], "jack": facts["jack"],
             "game": facts["game"], "reneges": reneges, "score": state["score"],
             "trump": suit_of(sheet["kicks"][-1])}
+
+
+def sheet_reneges(tricks: list[dict], sides: dict[str, list[str]], trump: str,
+                  undertrump: bool) -> list[dict[str, Any]]:
+    """Every renege the whole sheet proves (AF-I1, AF-X1), even those proven after the game
+    ended (they are listed, though the points after the end are not scored)."""
+    claims: list[dict] = []
+    reneges: list[dict] = []
+    for number, trick in enumerate(tricks, start=1):
+        for i, (player, card) in enumerate(zip(trick["players"], trick["cards"])):
+            track_reneges(claims, reneges, sides, trick["cards"][:i], player, card, trump,
+                          undertrump, number)
+    return reneges
 
 
 def _replay(engine, sheet, sides, options) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from referee.games.allfours.consistency import check_flow
 from referee.games.allfours.rules import HAND_SIZE, RUN_SIZE, trick_winner_index
 from referee.games.base import UNKNOWN, ImpossibleState, InvalidSetup, Problems, Violation
 from referee.games.common.cards import PACK, describe, is_card, suit_of
@@ -27,6 +28,8 @@ def side_problems(players: list, sides: Any, where: str) -> list[Violation]:
         return bad
     members = sorted(str(m) for ms in sides.values() for m in ms)
     if members != sorted(str(p) for p in players):
+        return bad
+    if len(players) == 2 and not all(len(ms) == 1 for ms in sides.values()):
         return bad
     if len(players) == 4 and not all(
             {players[0], players[2]} == set(ms) or {players[1], players[3]} == set(ms)
@@ -119,6 +122,7 @@ def _check(engine, state, problems: Problems) -> None:
                              f"state.{key}.{name}")
     if problems:
         return
+    check_flow(state, problems)
     if state["phase"] == "deal" and not state["kicks"]:
         return
     _check_cards(state, problems)

@@ -1,0 +1,164 @@
+"""Does a submitted All Fours snapshot hang together?  The flow checks of ``check_state``.
+
+``snapshot.py`` checks the cards; this module checks everything a tampered snapshot could
+otherwise slip past the referee: the score against the target and the winner (AF-S6), the
+phase against the begging outcome and the kicks (AF-B1…B3, AF-K1), the points of the hand so
+far, who led each trick (AF-P1, AF-P5), and the table-mode renege record (AF-I1).  Each
+problem names its field.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games.allfours.rules import (kick_points, player_right_of, side_of,
+                                          trick_winner_index)
+from referee.games.base import Problems
+from referee.games.common.cards import suit_of
+
+LAST_HAND_KEYS = {"high", "low", "jack", "game", "points", "reneges"}
+CLAIM_KINDS = ("no_suit", "only_trumps")
+RENEGE_RULES = ("AF-P2", "AF-P3", "AF-P4")
+
+
+def check_flow(state: dict[str, Any], problems: Problems) -> None:
+    """Add every inconsistency of the score, phase, kicks, leaders and reneges."""
+    _score(state, problems)
+    _phase(state, problems)
+    if state["kicks"] and state["phase"] != "deal":  # a deal phase follows a void hand
+        _kicks(state, problems)
+        _leaders(state, problems)
+    _reneges(state, problems)
+    last = state["last_hand"]
+    if last is not None and set(last) != LAST_HAND_KEYS:
+        problems.add("AF-S6", f"last_hand must hold exactly {', '.join(sorted(LAST_HAND_KEYS))}.",
+                     "state.last_hand")
+
+
+def _score(state, problems: Problems) -> None:
+    target, score, winner = state["options"]["target"], state["score"], state["winner"]
+    sides = state["sides"]
+    for side in sides:
+        if state["hand_points"][side] > score[side]:
+            problems.add("AF-S6", f"{side} cannot have more points this hand "
+                         f"({state['hand_points'][side]}) than in the game ({score[side]}).",
+                         f"state.hand_points.{side}")
+    if (state["phase"] == "game_over") != (winner is not None):
+        problems.add("AF-S6", "A game is over exactly when it has a winner: phase and winner "
+                     "disagree.", "state.winner")
+    if winner is not None and winner not in sides:
+        problems.add("AF-S6", f"winner {winner!r} is not a side.", "state.winner")
+        return
+    if winner is None:
+        for side in sides:
+            if score[side] >= target:
+                problems.add("AF-S6", f"{side} has {score[side]} points, at least the target "
+                             f"{target}, so the game would be over.", f"state.score.{side}")
+        return
+    lost = any(r.get("loses_game") and r.get("side") != winner for r in state["reneges"])
+    if score[winner] < target and not lost:
+        problems.add("AF-S6", f"{winner} has {score[winner]} points, short of the target "
+                     f"{target}, and no game-losing renege (AF-I1) gave it the game.",
+                     "state.winner")
+
+
+def _phase(state, problems: Problems) -> None:
+    phase, beg, players = state["phase"], state["beg"], state["players"]
+    expected_beg = {"beg": (None,), "answer": ("begged",),
+                    "play": ("stand", "give_one", "run_pack")}.get(phase)
+    if expected_beg is not None and beg not in expected_beg:
+        problems.add("AF-B1", f"In phase {phase} the begging outcome cannot be {beg!r}.",
+                     "state.beg")
+    if phase in ("deal", "hand_over") and state["next_dealer"] not in players:
+        problems.add("AF-D2", f"In phase {phase} next_dealer must name the player who deals.",
+                     "state.next_dealer")
+    if phase == "hand_over":
+        if state["next_dealer"] != player_right_of(players, state["dealer"]):
+            problems.add("AF-D2", "After a hand the deal passes to the dealer's right.",
+                         "state.next_dealer")
+        if any(state["hands"][p] for p in players):
+            problems.add("AF-P1", "A hand is over only when every card has been played.",
+                         "state.hands")
+    if phase in ("beg", "answer") and (state["tricks"] or state["trick"]["cards"]):
+        problems.add("AF-B1", "No card is played before the begging is settled.",
+                     "state.tricks")
+    if phase in ("beg", "answer", "play"):
+        expected = _hand_points_so_far(state)
+        if state["hand_points"] != expected:
+            problems.add("AF-K1", f"Before the hand is scored its points can only be kick "
+                         f"points and a given point: {expected}, not {state['hand_points']}.",
+                         "state.hand_points")
+
+
+def _hand_points_so_far(state) -> dict[str, int]:
+    """Kick points to the dealer's side (AF-K1) and the given point to the beggar's (AF-B2)."""
+    points = {side: 0 for side in state["sides"]}
+    points[side_of(state["sides"], state["dealer"])] += sum(kick_points(k)
+                                                            for k in state["kicks"])
+    if state["beg"] == "give_one":
+        beggar = player_right_of(state["players"], state["dealer"])
+        points[side_of(state["sides"], beggar)] += 1
+    return points
+
+
+def _kicks(state, problems: Problems) -> None:
+    kicks, beg = state["kicks"], state["beg"]
+    if beg in (None, "begged", "stand", "give_one") and len(kicks) != 1:
+        problems.add("AF-B3", f"Only running the pack turns more than one kick; with beg "
+                     f"{beg!r} there is one, not {len(kicks)}.", "state.kicks")
+    if beg == "run_pack":
+        first = suit_of(kicks[0])
+        # a game can end on a kick's points in the middle of the run (AF-S6)
+        new_suit = suit_of(kicks[-1]) != first or state["phase"] == "game_over"
+        if len(kicks) < 2 or not new_suit or any(suit_of(k) != first for k in kicks[1:-1]):
+            problems.add("AF-B3", "Running the pack turns kicks of the first kick's suit until "
+                         "one of a new suit: the kicks do not.", "state.kicks")
+
+
+def _leaders(state, problems: Problems) -> None:
+    players, trump = state["players"], state["trump"]
+    leader = player_right_of(players, state["dealer"])
+    for i, trick in enumerate(state["tricks"] + [state["trick"]]):
+        where = f"state.tricks[{i}]" if i < len(state["tricks"]) else "state.trick"
+        if trick["leader"] != leader:
+            problems.add("AF-P1", f"This trick must be led by {leader} (the dealer's right for "
+                         "the first trick, then the last trick's winner).", where + ".leader")
+            return
+        start = players.index(leader)
+        order = [players[(start + j) % len(players)] for j in range(len(players))]
+        if trick.get("players", []) != order[:len(trick["cards"])]:
+            problems.add("AF-P1", "Cards are played in turn from the leader.",
+                         where + ".players")
+            return
+        if len(trick["cards"]) == len(players):
+            leader = order[trick_winner_index(trick["cards"], trump)]
+
+
+def _reneges(state, problems: Problems) -> None:
+    claims, reneges = state["claims"], state["reneges"]
+    if state["mode"] == "digital":
+        if claims or reneges:
+            problems.add("AF-I1", "In digital mode every play is checked before it is made: "
+                         "there are no reneges or claims to record.", "state.reneges")
+        return
+    last_trick = len(state["tricks"]) + 1
+    ids = set()
+    for i, claim in enumerate(claims):
+        ok = (claim.get("player") in state["players"] and claim.get("kind") in CLAIM_KINDS
+              and claim.get("rule") in RENEGE_RULES and claim.get("suit") in ("C", "D", "H", "S")
+              and isinstance(claim.get("trick"), int) and 1 <= claim["trick"] <= last_trick
+              and isinstance(claim.get("trump_lead"), bool) and isinstance(claim.get("id"), int))
+        if not ok:
+            problems.add("AF-I1", "A claim records player, trick (played so far), kind, suit, "
+                         "trump_lead, rule and id.", f"state.claims[{i}]")
+        else:
+            ids.add(claim["id"])
+    for i, renege in enumerate(reneges):
+        player = renege.get("player")
+        ok = (player in state["players"] and renege.get("claim") in ids
+              and renege.get("side") == side_of(state["sides"], player)
+              and renege.get("rule") in RENEGE_RULES and isinstance(renege.get("loses_game"), bool)
+              and isinstance(renege.get("trick"), int) and 1 <= renege["trick"] <= last_trick)
+        if not ok:
+            problems.add("AF-I1", "A renege records the player, their side, the trick, the "
+                         "rule, whether it loses the game, and the claim it proves.",
+                         f"state.reneges[{i}]")

@@ -1,0 +1,89 @@
+"""Tampered All Fours snapshots are refused (ImpossibleState naming the field), never refereed.
+
+Each case starts from a state the engine itself produced and changes one thing.
+"""
+import copy
+
+import pytest
+
+from referee.games.allfours.engine import ENGINE
+from referee.games.base import ImpossibleState
+from tests.allfours.deals import act
+
+
+def _two_player_play():
+    state = ENGINE.setup({"players": ["ana", "ben"], "dealer": "ben", "mode": "digital",
+                          "options": ENGINE.resolve_options({})}, seed=42)
+    return act(state, type="stand", player="ana")
+
+
+def _problem_fields(state):
+    with pytest.raises(ImpossibleState) as err:
+        ENGINE.check_state(state)
+    return {v.field for v in err.value.violations}, {v.rule for v in err.value.violations}
+
+
+def _tampered(change):
+    state = copy.deepcopy(_two_player_play())
+    change(state)
+    return _problem_fields(state)
+
+
+def test_af_d1_with_two_players_each_side_is_one_player():
+    fields, rules = _tampered(lambda s: s.update(sides={"ana": ["ana", "ben"], "ben": []}))
+    assert fields == {"state.sides"} and rules == {"AF-D1"}
+
+
+def test_af_p1_the_first_trick_is_led_by_the_dealers_right():
+    fields, rules = _tampered(lambda s: s["trick"].update(leader="ben"))
+    assert fields == {"state.trick.leader"} and rules == {"AF-P1"}
+
+
+def test_af_s6_a_winner_means_the_game_is_over_and_the_target_reached():
+    fields, _ = _tampered(lambda s: s.update(winner="ana"))
+    assert "state.winner" in fields
+    fields, _ = _tampered(lambda s: s.update(score={"ana": 10**12, "ben": 0},
+                                             hand_points=s["hand_points"]))
+    assert "state.score.ana" in fields
+
+
+def test_af_k1_hand_points_before_scoring_are_only_kick_and_given_points():
+    fields, rules = _tampered(lambda s: s.update(hand_points={"ana": 5, "ben": 0},
+                                                 score={"ana": 5, "ben": 0}))
+    assert fields == {"state.hand_points"} and rules == {"AF-K1"}
+    fields, _ = _tampered(lambda s: s.update(beg="give_one"))  # no point was given
+    assert "state.hand_points" in fields
+
+
+def test_af_b3_begging_outcome_must_match_the_kicks():
+    fields, rules = _tampered(lambda s: s.update(beg="run_pack"))  # one kick only
+    assert "state.kicks" in fields and "AF-B3" in rules
+    fields, _ = _tampered(lambda s: s.update(beg=None))  # play without stand or beg
+    assert "state.beg" in fields
+
+
+def test_af_i1_digital_states_record_no_reneges():
+    fields, rules = _tampered(lambda s: s["reneges"].append(
+        {"player": "ana", "side": "ana", "trick": 9, "rule": "AF-P3", "loses_game": False,
+         "claim": 1}))
+    assert fields == {"state.reneges"} and rules == {"AF-I1"}
+
+
+def test_last_hand_has_a_fixed_shape():
+    fields, _ = _tampered(lambda s: s.update(last_hand={"foo": 1}))
+    assert fields == {"state.last_hand"}
+
+
+def test_af_d2_hand_over_needs_the_next_dealer():
+    fields, rules = _tampered(lambda s: s.update(phase="hand_over", next_dealer=None))
+    assert "state.next_dealer" in fields and "AF-D2" in rules
+
+
+def test_tampered_snapshot_through_the_api_is_422_impossible_state(client):
+    state = _two_player_play()
+    state["sides"] = {"ana": ["ana", "ben"], "ben": []}
+    response = client.post("/v1/games/all-fours/apply",
+                           json={"state": state, "action": {"type": "play", "player": "ana",
+                                                            "card": state["hands"]["ana"][0]}})
+    assert response.status_code == 422
+    assert response.get_json()["type"] == "/problems/impossible-state"
