@@ -103,6 +103,16 @@ class Problem(Exception):
         self.extra = extra
 
 
+# The field a problem is about when the raiser named none (every problem names one).
+DEFAULT_FIELD = {"not-found": "path", "unknown-game": "game", "method-not-allowed": "method",
+                 "payload-too-large": "body", "unsupported-media-type": "Content-Type",
+                 "malformed-json": "body", "bad-request": "body", "invalid-input": "body",
+                 "version-conflict": "If-Match", "precondition-required": "If-Match",
+                 "forbidden": "Authorization", "unauthorized": "Authorization",
+                 "idempotency-key-reused": "Idempotency-Key",
+                 "rate-limited": "client"}
+
+
 def problem_response(slug: str, detail: str, *, errors: list | None = None,
                      headers: dict | None = None, **extra: Any):
     """Build the Flask response for problem ``slug``."""
@@ -113,6 +123,8 @@ def problem_response(slug: str, detail: str, *, errors: list | None = None,
         body["instance"] = request.path
     except RuntimeError:
         pass
+    if not errors and slug in DEFAULT_FIELD:
+        errors = [{"field": DEFAULT_FIELD[slug], "message": detail}]
     if errors:
         body["errors"] = errors
     body.update(extra)
@@ -129,6 +141,12 @@ def flatten_messages(messages: Any, prefix: str = "") -> list[dict[str, str]]:
     out: list[dict[str, str]] = []
     if isinstance(messages, dict):
         for key, value in messages.items():
+            if isinstance(value, dict) and value and set(value) <= {"key", "value"}:
+                # a Dict field's entry: "value" errors are the entry's, "key" its name's
+                for part, inner in value.items():
+                    name = f"{prefix}.{key}" if prefix else str(key)
+                    out += flatten_messages(inner, name if part == "value" else f"{name} (key)")
+                continue
             if key == "_schema":
                 path = prefix
             elif isinstance(key, int):

@@ -10,12 +10,15 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from referee.api.errors import PROBLEM_MIMETYPE, ProblemSchema
+from referee.api.errors import PROBLEM_MIMETYPE, Problem, ProblemSchema
 from referee.api.loading import game_entry, json_object, load_action, load_setup, load_state
 from referee.registry import GAMES
 from referee.schemas.common import (ActionRequestSchema, ApplyResponseSchema, GameSchema,
                                     LegalActionsRequestSchema, LegalActionsResponseSchema,
                                     SetupResponseSchema, ValidateResponseSchema)
+
+HOST = "host"
+"""The player name of host-only actions (Coup ``close_window``)."""
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="The registered games.  Each game's stateless endpoints (setup, "
@@ -75,10 +78,17 @@ def setup(game):
 @blp.response(200, LegalActionsResponseSchema)
 @blp.alt_response(422, **_problems(_SNAPSHOT))
 def legal_actions(body, game):
-    """Every legal action now, of ``player`` or of every player (``{"state", "player"?}``)."""
+    """Every legal action now, of ``player`` or of every player (``{"state", "player"?}``).
+
+    ``player`` must be seated in the state (or ``"host"`` for host-only actions such as Coup's
+    ``close_window``): 422 ``invalid-input`` naming ``player`` otherwise."""
     entry = game_entry(game)
     state = load_state(entry, body["state"])
-    return {"actions": entry.engine.legal_actions(state, body.get("player")),
+    player = body.get("player")
+    if player is not None and player != HOST and player not in state.get("players", []):
+        raise Problem("invalid-input", f"{player!r} is not a player in this state.",
+                      errors=[{"field": "player", "message": "not seated in this state"}])
+    return {"actions": entry.engine.legal_actions(state, player),
             "to_move": entry.engine.to_move(state)}
 
 

@@ -5,9 +5,11 @@ it is refused with 400 ``malformed-json`` before it is parsed.
 """
 from __future__ import annotations
 
+import json
 import re
 
 from flask import request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee.api.errors import Problem
 
@@ -30,14 +32,33 @@ def json_depth(raw: bytes) -> int:
 
 
 def guard_request() -> None:
-    """Refuse non-JSON bodies (415) and JSON nested deeper than ``MAX_DEPTH`` (400)."""
-    if request.method not in ("POST", "PUT", "PATCH") or not request.content_length:
+    """Check a POST/PUT/PATCH body before any view parses it: larger than the limit (413, also
+    for chunked bodies), not JSON by its Content-Type (415), nested deeper than ``MAX_DEPTH``
+    or not parseable (400 ``malformed-json``), a number too long to convert (422)."""
+    if request.method not in ("POST", "PUT", "PATCH"):
         return
+    raw = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH when it is known
+    if not raw:
+        return
+    limit = request.max_content_length
+    if limit is not None and len(raw) >= limit and request.content_length is None:
+        # a chunked body has no Content-Length: werkzeug stops reading at the limit, so
+        # reading one byte more tells whether the body went past it (that read raises 413)
+        if request.stream.read(1):
+            raise RequestEntityTooLarge()
     mimetype = request.mimetype or ""
     if mimetype not in JSON_TYPES and not mimetype.endswith("+json"):
         raise Problem("unsupported-media-type", f"Send the body as application/json, not "
                       f"{mimetype or 'an untyped body'}.",
                       errors=[{"field": "Content-Type", "message": "must be application/json"}])
-    if json_depth(request.get_data(cache=True)) > MAX_DEPTH:
+    if json_depth(raw) > MAX_DEPTH:
         raise Problem("malformed-json", f"The JSON body is nested deeper than {MAX_DEPTH} levels.",
                       errors=[{"field": "body", "message": "nested too deeply"}])
+    try:
+        json.loads(raw)
+    except ValueError as exc:
+        if "integer string conversion" in str(exc) or "Exceeds the limit" in str(exc):
+            raise Problem("invalid-input", "A number in the body has too many digits.",
+                          errors=[{"field": "body", "message": str(exc)}]) from None
+        raise Problem("malformed-json", "The request body is not valid JSON.",
+                      errors=[{"field": "body", "message": f"Invalid JSON body: {exc}"}]) from None

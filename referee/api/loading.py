@@ -1,6 +1,7 @@
 """Parsing request bodies into validated data, and finding a game: errors become problems."""
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Any
 
@@ -23,17 +24,16 @@ def game_entry(game: str) -> GameEntry:
 
 
 def json_object() -> dict[str, Any]:
-    """The request body as a JSON object; ``malformed-json`` (400) or ``invalid-input`` (422)."""
-    data = request.get_json(silent=True, force=True)
-    if data is None:
-        raw = request.get_data(cache=True)
-        if raw.strip():
-            raise Problem("malformed-json", "The request body is not valid JSON.",
-                          errors=[{"field": "body", "message": "Invalid JSON body."}])
+    """The request body as a JSON object (``limits.guard_request`` already refused what is not
+    JSON); 422 ``invalid-input`` for a missing body or a JSON value that is not an object."""
+    raw = request.get_data(cache=True)
+    data = json.loads(raw) if raw.strip() else None
+    if not raw.strip():
         raise Problem("invalid-input", "The request needs a JSON object body.",
                       errors=[{"field": "body", "message": "Missing body."}])
     if not isinstance(data, dict):
-        raise Problem("invalid-input", "The request body must be a JSON object.",
+        raise Problem("invalid-input", "The request body must be a JSON object, not "
+                      f"{type(data).__name__ if data is not None else 'null'}.",
                       errors=[{"field": "body", "message": "Not a JSON object."}])
     return data
 
