@@ -11,7 +11,9 @@ from __future__ import annotations
 import copy
 import random
 
-from referee.games.base import ImpossibleState, event_visible
+import pytest
+
+from referee.games.base import REFEREE, ImpossibleState, InvalidSetup, event_visible
 from referee.games.coup.cards import HOST
 from referee.games.coup.engine import ENGINE
 
@@ -121,3 +123,24 @@ def test_coup_v1_seat_view_shows_own_cards_court_as_count_and_whose_move(new_gam
     public = ENGINE.view(game.state, None)
     assert public["hands"] == {} and "drawn" not in public["turn"]
     assert ENGINE.view(game.state, "__referee__") == game.state
+
+
+def test_coup_v1_a_seat_cannot_be_named_as_the_referee_viewer(new_game, client):
+    """COUP-V1: "A seat's view shows its own face-down cards" — never the others'.  The
+    referee's viewer id (``base.REFEREE``, ``"__referee__"``) named a seat would get the
+    referee's view (every hand, the court deck's order): the name is reserved, like ``"host"``."""
+    with pytest.raises(InvalidSetup) as error:
+        ENGINE.setup({"players": ["A", REFEREE, "C"]}, 1)
+    assert [(v.rule, v.field) for v in error.value.violations] == [("COUP-V1", "players")]
+    state = new_game({"A": ["duchess", "assassin"], "B": ["captain", "countess"],
+                      "C": ["ambassador", "captain"]}).state
+    renamed = copy.deepcopy(state)                       # a snapshot with the seat renamed
+    renamed["players"][1] = REFEREE
+    for key in ("coins", "hands", "revealed"):
+        renamed[key] = {REFEREE if p == "B" else p: v for p, v in renamed[key].items()}
+    with pytest.raises(ImpossibleState) as refused:
+        ENGINE.check_state(renamed)
+    assert {v.field for v in refused.value.violations} == {"state.players"}
+    response = client.post("/v1/matches", json={"game": "coup",
+                                                "players": ["A", REFEREE, "C"]})
+    assert response.status_code == 422, response.get_json()

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from referee.games.base import MODES, UNKNOWN, InvalidSetup, Problems, Violation
+from referee.games.base import MODES, REFEREE, UNKNOWN, InvalidSetup, Problems, Violation
 from referee.games.common.shuffle import shuffled
 from referee.games.coup.cards import (HAND_SIZE, HOST, START_COINS, TREASURY_VALUE,
                                       characters_in_game, copies_per_character, full_deck,
@@ -62,7 +62,8 @@ def setup_game(body: dict[str, Any], options: dict[str, Any], seed: int | str) -
 
 
 def _players(players: Any, problems: Problems) -> list[str]:
-    """Check COUP-S1: 2 to 8 distinct names (``"host"`` is reserved for COUP-W1)."""
+    """Check COUP-S1: 2 to 8 distinct names (``"host"`` is reserved for COUP-W1, the
+    referee's viewer id for COUP-V1: a seat of that name would be shown every card)."""
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         problems.add("COUP-S1", "players must be a list of non-empty names.", "players")
         return []
@@ -72,6 +73,8 @@ def _players(players: Any, problems: Problems) -> list[str]:
         problems.add("COUP-S1", "Each player must have a different name.", "players")
     if HOST in players:
         problems.add("COUP-W1", f"{HOST!r} is reserved for the host (close_window).", "players")
+    if REFEREE in players:
+        problems.add("COUP-V1", f"{REFEREE!r} is reserved for the referee's view.", "players")
     return players
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from referee.games.base import MODES, UNKNOWN, ImpossibleState, Problems, Violation
+from referee.games.base import (MODES, REFEREE, UNKNOWN, ImpossibleState, Problems,
+                                Violation)
 from referee.games.common.options import snapshot_option_problems
 from referee.games.coup.cards import (EXCHANGE_DRAW, HAND_SIZE, HOST, TARGETED, TREASURY_VALUE,
                                       TURN_ACTIONS, blocking_characters, characters_in_game,
@@ -72,9 +73,10 @@ def _check_types(state: dict, resolve_options, problems: Problems) -> None:
         problems.add("COUP-S4", "state.seed must be an integer ≥ 0 or a string.", "state.seed")
     players = state["players"]
     if (not isinstance(players, list) or not 2 <= len(players) <= 8
-            or not all(isinstance(p, str) and p and p != HOST for p in players)
+            or not all(isinstance(p, str) and p and p not in (HOST, REFEREE) for p in players)
             or len(set(players)) != len(players)):
-        problems.add("COUP-S1", "state.players must list 2 to 8 different names.",
+        problems.add("COUP-S1", "state.players must list 2 to 8 different names (not "
+                     f"{HOST!r} nor {REFEREE!r}).",
                      "state.players")
         return
     _check_options(state, resolve_options, problems)
