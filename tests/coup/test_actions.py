@@ -159,3 +159,22 @@ def test_coup_a2_the_actor_cannot_block_their_own_foreign_aid(new_game):
     game = new_game(HANDS).do("foreign_aid", "A")
     assert game.rules("block", "A", character="duchess") == {"COUP-A2"}
     assert game.rules("block", "B", character="countess") == {"COUP-B1"}
+
+
+@pytest.mark.parametrize("kind, exchanger, rule", [
+    ("tax", "ambassador", "COUP-A4"), ("exchange", "ambassador", "COUP-A7"),
+    ("exchange", "inquisitor", "COUP-A8a"), ("examine", "inquisitor", "COUP-A8b")])
+def test_coup_a4_a7_a8_an_unblockable_action_is_refused_a_block_citing_its_own_rule(
+        new_game, kind, exchanger, rule):
+    """COUP-A4 "Can be challenged; cannot be blocked" (A7, A8 alike): a block sent during its
+    challenge window is refused because the action cannot be blocked at all — not because the
+    block came too early (COUP-W1 is for blockable actions), which would tell the blocker to
+    try again once the window closes."""
+    hands = {"A": ["duchess", exchanger], "B": ["captain", "countess"],
+             "C": ["duchess", "captain"]}
+    target = {"target": "B"} if kind == "examine" else {}
+    game = new_game(hands, exchanger=exchanger).do(kind, "A", **target)
+    assert game.turn["stage"] == "action_challenge"
+    assert game.rules("block", "B", character="captain") == {rule}
+    game = new_game(HANDS, coins={"A": 3}).do("assassinate", "A", target="B")
+    assert game.rules("block", "B", character="countess") == {"COUP-W1"}   # blockable: too early

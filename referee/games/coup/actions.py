@@ -12,7 +12,8 @@ from typing import Any, Callable
 
 from referee.games.base import Problems, Violation
 from referee.games.coup import choices, declare, windows
-from referee.games.coup.cards import ACTION_RULES, HOST, TURN_ACTIONS, exchange_return_rule
+from referee.games.coup.cards import (ACTION_RULES, HOST, TURN_ACTIONS, blocking_characters,
+                                      exchange_return_rule)
 from referee.games.coup.flow import (ACTION_CHALLENGE, BLOCK, BLOCK_CHALLENGE, CHOOSE, DECIDE,
                                      DECLARE, EXCHANGE, OVER, PROOFS, SHOW, WINDOWS, claimant,
                                      claimed, window_waiting)
@@ -141,6 +142,13 @@ def _wrong_stage(state: dict[str, Any], kind: str) -> tuple[str, str]:
     """The rule and sentence for an action the current stage does not take."""
     stage = state["turn"]["stage"]
     now = awaiting(state)
+    declared = (state["turn"]["action"] or {}).get("type")
+    exchanger = state["options"]["exchanger"]
+    if kind == "block" and declared and not blocking_characters(declared, exchanger):
+        # A4, A7, A8: "cannot be blocked" — not W1's "too early", which invites a retry.
+        rule = (exchange_return_rule(exchanger) if declared == "exchange"
+                else ACTION_RULES[declared])
+        return rule, f"{declared} cannot be blocked; {now}"
     if kind == "block" and stage == ACTION_CHALLENGE:
         return "COUP-W1", f"No block while the action's challenge window is open; {now}"
     if kind == "block" and state["turn"]["block"] is not None:
