@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from referee.games.base import InvalidSetup
+from referee.games.base import ImpossibleState, InvalidSetup
 from referee.games.spy.cards import DEFAULT_MOVES, allowed_colours, base_cards
 from referee.games.spy.engine import ENGINE
 from tests.spy.harness import ORDERED, base, body
@@ -162,3 +162,23 @@ def test_spy_setup_refuses_bodies_of_any_shape():
     assert setup_rules({"players": ["A", "B"], "colours": ["green"]}) == {("SPY-S1", "colours")}
     with pytest.raises(InvalidSetup):
         ENGINE.setup(["A", "B"], seed=1)
+
+
+def test_spy_c3_card_moves_are_bounded_by_the_base_size():
+    """SPY-C3: "A match may give other numbers in options.card_moves (card → number)."  A move
+    of k wraps round the cyclic base (SPY-M3), so numbers above the base size (6 with 3–4
+    players, 7 with 2) mean nothing and 10**30 once hung the legal-action listing: 1…n only."""
+    assert setup_rules({"players": ["A", "B", "C"],
+                        "options": {"card_moves": {"safe_1": 10 ** 30, "bomb_3": 7}}}) == {
+        ("SPY-C3", "options.card_moves.safe_1"), ("SPY-C3", "options.card_moves.bomb_3")}
+    two = ENGINE.setup({"players": ["A", "B"], "options": {"card_moves": {"bomb_3": 7}}},
+                       seed=1)
+    assert two["options"]["card_moves"] == {"bomb_3": 7}  # a 2-player base holds 7 cards
+    state = ENGINE.setup({"players": ["A", "B", "C"], "options": {"card_moves": {"safe_1": 6}}},
+                         seed=1)
+    assert ENGINE.legal_actions(state)
+    bad = {**state, "options": {**state["options"], "card_moves": {"safe_1": 10 ** 30}}}
+    with pytest.raises(ImpossibleState) as error:
+        ENGINE.legal_actions(bad)
+    assert {(v.rule, v.field) for v in error.value.violations} == {
+        ("SPY-C3", "state.options.card_moves.safe_1")}

@@ -44,7 +44,8 @@ class SpyEngine(Engine):
                              "your Spy faces: 'across' (index n-1-i) or 'same' (index i).",
                              choices=MIRRORS),
         "card_moves": OptionSpec({}, "dict", "SPY-C3", "Movement number of each card (card -> "
-                                 "number); digital mode defaults to the number in the name."),
+                                 "number, 1 to the base size); digital mode defaults to the "
+                                 "number in the name."),
         "top_secret_2_eliminates": OptionSpec(True, "bool", "SPY-R7", "Exposing a player's Top "
                                               "Secret 2 eliminates that player."),
         "first_player": OptionSpec(None, "str", "SPY-S3", "Who takes the first turn (default: "

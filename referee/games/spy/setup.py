@@ -48,7 +48,8 @@ def players_problems(players: Any, problems: Problems, where: str) -> bool:
 def options_problems(options: Mapping[str, Any], players: list[str], problems: Problems,
                      where: str) -> None:
     """Add problems of the game-specific option values (SPY-C3 card_moves, SPY-S3 first_player)."""
-    for suffix, message in card_moves_problems(options.get("card_moves")):
+    size = len(base_cards(len(players)))
+    for suffix, message in card_moves_problems(options.get("card_moves"), size):
         problems.add("SPY-C3", message, f"{where}.card_moves{suffix}")
     first = options.get("first_player")
     if first is not None and first not in players:
