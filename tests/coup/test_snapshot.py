@@ -74,6 +74,35 @@ def test_coup_w2_a_loss_pending_at_the_declare_stage_is_refused(start):
     assert _rules(start) == {"COUP-W2"}
 
 
+def test_coup_w2_a_pending_loss_no_turn_can_produce_is_refused(new_game):
+    """COUP-W2: losses arise from a coup or assassination (the target, A3/A5) or a lost
+    challenge (the claimant C3, the challenger C4).  A snapshot demanding any other loss (after
+    an income, of the wrong player, under the wrong rule) would make the referee take an
+    influence the rules never took: it is refused, naming state.loss."""
+    game = new_game(HANDS, coins={"A": 7}).do("coup", "A", target="B")
+    assert game.state["loss"] == {"player": "B", "rule": "COUP-A3"}
+    for loss in ({"player": "C", "rule": "COUP-A3"},     # not the coup's target
+                 {"player": "B", "rule": "COUP-A5"},     # no assassination
+                 {"player": "B", "rule": "COUP-C3"},     # no claim, no challenge
+                 {"player": "B", "rule": "COUP-C4"}):
+        state = copy.deepcopy(game.state)
+        state["loss"] = loss
+        assert _rules(state) == {"COUP-W2"} and _fields(state) == {"state.loss"}, loss
+    income = copy.deepcopy(game.state)                   # the same loss after an income
+    income["turn"]["action"] = {"type": "income"}
+    assert _rules(income) == {"COUP-W2"}
+    game = new_game(HANDS).do("tax", "A").do("challenge", "B").do("prove", "A")
+    assert game.state["loss"] == {"player": "B", "rule": "COUP-C4"}
+    ENGINE.check_state(game.state)
+    for loss in ({"player": "A", "rule": "COUP-C4"}, {"player": "A", "rule": "COUP-C3"}):
+        state = copy.deepcopy(game.state)              # A proved the claim: A loses nothing
+        state["loss"] = loss
+        assert _rules(state) == {"COUP-W2"}, loss
+    state = copy.deepcopy(game.state)                  # C might have been the challenger
+    state["loss"] = {"player": "C", "rule": "COUP-C4"}
+    ENGINE.check_state(state)
+
+
 def test_coup_w1_an_open_window_everyone_passed_is_refused(new_game):
     game = new_game(HANDS).do("tax", "A")
     state = copy.deepcopy(game.state)

@@ -18,10 +18,10 @@ from referee.games.coup.cards import (EXCHANGE_DRAW, HAND_SIZE, HOST, TARGETED, 
                                       TURN_ACTIONS, blocking_characters, characters_in_game,
                                       claimed_character, full_deck, is_card_name)
 from referee.games.coup.flow import (ACTION_CHALLENGE, ACTION_PROOF, BLOCK, BLOCK_CHALLENGE,
-                                     BLOCK_PROOF, CHOOSE, CONTINUATIONS, DECIDE, DECLARE,
-                                     EXCHANGE, OVER, PROOFS, SHOW, STAGES, WINDOWS, claimant,
-                                     eligible_blockers, living, window_candidates,
-                                     window_waiting)
+                                     BLOCK_PROOF, CHOOSE, CONTINUATIONS, DECIDE, DECLARE, END,
+                                     EXCHANGE, OPEN_BLOCK, OVER, PROOFS, RESOLVE, SHOW, STAGES,
+                                     WINDOWS, claimant, eligible_blockers, living,
+                                     window_candidates, window_waiting)
 from referee.games.coup.table import can_take, card_locations
 
 TOP_FIELDS = ("game", "mode", "seed", "options", "players", "coins", "treasury", "hands",
@@ -296,7 +296,33 @@ def _check_turn(state: dict, problems: Problems) -> None:
         if not hand or (state["mode"] == "digital" and len(hand) == 1):
             problems.add("COUP-L1", f"{loss['player']} cannot have a loss pending with "
                          f"{len(hand)} face-down card(s).", "state.loss")
+        elif not _loss_arises(state):
+            problems.add("COUP-W2", f"No step of this turn costs {loss['player']} an influence "
+                         f"under {loss['rule']} at stage {stage}.", "state.loss")
     _check_stage_fields(state, problems)
+
+
+def _loss_arises(state: dict) -> bool:
+    """The pending loss is one the turn so far produces (W2): the target of a coup or an
+    assassination (A3, A5) once it resolves; a claimant who conceded (C3: the actor, the action
+    then ends; the blocker, the action then resolves); a challenger of a proven claim (C4: not
+    the actor, before the block window or resolution; not the blocker, the block standing)."""
+    turn, loss = state["turn"], state["loss"]
+    stage, kind, block = turn["stage"], turn["action"]["type"], turn["block"]
+    player, rule = loss["player"], loss["rule"]
+    exchanger = state["options"]["exchanger"]
+    claims = claimed_character(kind, exchanger) is not None
+    blockable = bool(blocking_characters(kind, exchanger))
+    if rule in ("COUP-A3", "COUP-A5"):
+        return (stage == END and kind == ("coup" if rule == "COUP-A3" else "assassinate")
+                and player == turn["action"]["target"])
+    if rule == "COUP-C3":
+        return (stage == END and block is None and claims and player == turn["player"]
+                or stage == RESOLVE and block is not None and player == block["player"])
+    after_action_proof = OPEN_BLOCK if blockable else RESOLVE
+    return (stage == after_action_proof and block is None and claims
+            and player != turn["player"]
+            or stage == END and block is not None and player != block["player"])
 
 
 def _check_stage_fields(state: dict, problems: Problems) -> None:
