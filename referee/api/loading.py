@@ -9,7 +9,7 @@ from flask import request
 from marshmallow import Schema, ValidationError
 
 from referee.api.errors import Problem, flatten_messages
-from referee.games.base import ImpossibleState, Violation
+from referee.games.base import REFEREE, ImpossibleState, Violation
 from referee.registry import GAMES, GameEntry
 
 
@@ -48,11 +48,21 @@ def load(schema: Schema, data: Any, prefix: str = "") -> dict[str, Any]:
         raise Problem("invalid-input", detail, errors=errors) from None
 
 
+RESERVED_NAMES = frozenset({REFEREE, "host"})
+"""Names no player may take: the referee view's viewer id and the host of host-only actions;
+a seat so named would be served the referee's view."""
+
+
 def load_setup(entry: GameEntry, data: Any) -> tuple[dict[str, Any], int | str]:
     """Validate a setup body with the game's ``SetupSchema`` and its options; return the body
     (options completed with defaults, ``seed`` removed) and the seed: the one given, or a fresh
     256-bit one as 64 hex digits (a string, so no JSON client rounds it)."""
     body = load(_instance(entry.schemas.SetupSchema), data)
+    reserved = [name for name in body.get("players", []) if name in RESERVED_NAMES]
+    if reserved:
+        raise Problem("invalid-input", f"{reserved[0]!r} is reserved (the host's and the "
+                      "referee's names) and cannot name a player.",
+                      errors=[{"field": "players", "message": f"{reserved[0]!r} is reserved"}])
     body["options"] = entry.engine.resolve_options(body.get("options"))
     seed = body.pop("seed", None)
     return body, secrets.token_hex(32) if seed is None else seed

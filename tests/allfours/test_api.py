@@ -282,3 +282,12 @@ def test_legal_actions_of_a_player_not_in_the_state_is_422(client):
     body = _problem(client.post("/v1/games/all-fours/legal-actions",
                                 json={"state": state, "player": "zed"}), 422, "invalid-input")
     assert _fields(body) == {"player"}
+
+
+@pytest.mark.parametrize("name", ["__referee__", "host"])
+def test_reserved_names_cannot_be_players_so_no_seat_gets_the_referee_view(client, name):
+    # a seat named like the referee viewer would be served every hand (hidden cards)
+    for path, body in (("/v1/games/all-fours/setup", {"players": [name, "ben"]}),
+                       ("/v1/matches", {"game": "all-fours", "players": [name, "ben"]})):
+        problem = _problem(client.post(path, json=body), 422, "invalid-input")
+        assert _fields(problem) == {"players"}
