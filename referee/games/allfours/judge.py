@@ -10,7 +10,7 @@ from typing import Any
 from referee.games.allfours.play import next_to_play
 from referee.games.allfours.rules import follow_violation, max_runs, player_right_of, side_of
 from referee.games.base import UNKNOWN, Violation
-from referee.games.common.cards import describe, is_card, suit_of
+from referee.games.common.cards import SUIT_NAMES, describe, is_card, suit_of
 
 ACTION_TYPES = ("deal", "stand", "beg", "give_one", "run_pack", "play", "call", "expose",
                 "misdeal")
@@ -168,12 +168,7 @@ def _following(state, player, card) -> list[Violation]:
     led = state["trick"]["cards"][0]
     return [Violation(rule, f"{player} may not play the {describe(card)} to a "
                       f"{describe(led)} lead: {_RULE_TEXT[rule]} (trump is "
-                      f"{suit_name(state['trump'])}).", "action.card")]
-
-
-def suit_name(suit: str) -> str:
-    """Plural English name of a suit letter."""
-    return {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[suit]
+                      f"{SUIT_NAMES[state['trump']]}).", "action.card")]
 
 
 def _call(state, action, player):
