@@ -43,6 +43,8 @@ def describe(name: str) -> dict:
 
 @blp.route("")
 class Games(MethodView):
+    """The list of registered games."""
+
     @blp.response(200, GameSchema(many=True))
     def get(self):
         """List the registered games: name, player counts, options with defaults, rules version."""
@@ -51,6 +53,8 @@ class Games(MethodView):
 
 @blp.route("/<game>")
 class Game(MethodView):
+    """One registered game."""
+
     @blp.response(200, GameSchema)
     @blp.alt_response(404, **_problems("unknown-game: no game is registered by this name"))
     def get(self, game):

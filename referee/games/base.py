@@ -44,6 +44,7 @@ class Violation:
     field: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """``{"rule", "message", "field"?}`` as the API shows it."""
         data = {"rule": self.rule, "message": self.message}
         if self.field is not None:
             data["field"] = self.field
@@ -94,6 +95,7 @@ class OptionSpec:
     maximum: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """The option as ``GET /v1/games/{game}`` shows it."""
         data = {"default": self.default, "type": self.kind, "rule": self.rule,
                 "description": self.description}
         if self.choices:
@@ -256,11 +258,13 @@ class Problems:
     items: list[Violation] = field(default_factory=list)
 
     def add(self, rule: str, message: str, where: str | None = None) -> None:
+        """Record one broken rule, with the offending field if any."""
         self.items.append(Violation(rule, message, where))
 
     def __bool__(self) -> bool:
         return bool(self.items)
 
     def raise_as(self, cls: type[RefereeError]) -> None:
+        """Raise ``cls`` with every recorded violation, if there is any."""
         if self.items:
             raise cls(self.items)

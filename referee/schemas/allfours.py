@@ -139,11 +139,15 @@ class ScoreRequestSchema(Schema):
 
 
 class CardHolderSchema(Schema):
+    """High or Low: the card and the player who was dealt it (AF-S1, AF-S2)."""
+
     card = fields.String(required=True)
     player = fields.String(required=True, metadata={"description": "who was dealt it"})
 
 
 class JackSchema(Schema):
+    """Jack (AF-S3): who was dealt it, who won its trick, the points, whether it was hanged."""
+
     player = fields.String(required=True, metadata={"description": "who was dealt the jack"})
     won_by = fields.String(required=True, metadata={"description": "who won its trick"})
     points = fields.Integer(strict=True, required=True)
@@ -151,12 +155,16 @@ class JackSchema(Schema):
 
 
 class GameResultSchema(Schema):
+    """Game (AF-S4): card points per side and the side scoring Game (null: nobody)."""
+
     totals = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True),
                          required=True)
     side = fields.String(allow_none=True, required=True)
 
 
 class RenegeSchema(Schema):
+    """A renege the sheet proves (AF-I1): the trick of the failure and the card proving it."""
+
     player = fields.String(required=True)
     trick = fields.Integer(strict=True, required=True,
                            metadata={"description": "trick of the failure, from 1"})
