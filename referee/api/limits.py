@@ -55,10 +55,41 @@ def guard_request() -> None:
         raise Problem("malformed-json", f"The JSON body is nested deeper than {MAX_DEPTH} levels.",
                       errors=[{"field": "body", "message": "nested too deeply"}])
     try:
-        json.loads(raw)
+        data = json.loads(raw)
     except ValueError as exc:
         if "integer string conversion" in str(exc) or "Exceeds the limit" in str(exc):
-            raise Problem("invalid-input", "A number in the body has too many digits.",
-                          errors=[{"field": "body", "message": str(exc)}]) from None
+            raise Problem("invalid-input", "A number in the body has more than 4300 digits.",
+                          errors=[{"field": "body", "message": "a number with more than 4300 "
+                                   "digits"}]) from None
         raise Problem("malformed-json", "The request body is not valid JSON.",
                       errors=[{"field": "body", "message": f"Invalid JSON body: {exc}"}]) from None
+    where = unencodable(data)
+    if where is not None:
+        raise Problem("invalid-input", "A string holds a lone UTF-16 surrogate (\\ud800-\\udfff "
+                      "unpaired), which is not text.",
+                      errors=[{"field": where or "body", "message": "not valid Unicode text"}])
+
+
+def unencodable(value, path: str = "") -> str | None:
+    """Path of the first string (key or value) in ``value`` that is not valid Unicode text
+    (a lone surrogate that JSON's ``\\u`` escapes allow), or ``None``."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return path
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            inner = f"{path}.{key}" if path else str(key)
+            if unencodable(key) is not None:
+                return inner
+            found = unencodable(item, inner)
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            found = unencodable(item, f"{path}[{i}]")
+            if found is not None:
+                return found
+    return None

@@ -11,7 +11,7 @@ from referee.games.base import UNKNOWN
 from referee.games.coup.cards import CHARACTERS, HOST
 from referee.games.coup.flow import STAGES
 from referee.schemas.fields import (Code, Mode, Options, PlayerName, Players, Seed,
-                                    action_schema)
+                                    StrictBoolean, action_schema)
 
 
 def Character(**kwargs):
@@ -123,7 +123,7 @@ _ACTIONS = [  # (type, what it does, its fields besides type and player)
     ("show_card", "Show one face-down card to the Inquisitor (COUP-A8b).",
      {"card": CardOrUnknown(required=True)}),
     ("examine_decide", "Give the examined card back or have it swapped (COUP-A8b).",
-     {"swap": fields.Boolean(required=True)}),
+     {"swap": StrictBoolean(required=True)}),
     ("choose_card", "2 players: choose the second card from your pile (COUP-S5).",
      {"card": CardOrUnknown(required=True)}),
 ]

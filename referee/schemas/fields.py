@@ -67,3 +67,12 @@ def action_schema(kind: str, doc: str, **extra: Any) -> type:
     attrs = {"type": fields.String(required=True, validate=validate.Equal(kind)),
              "player": PlayerName(required=True), **extra, "__doc__": doc}
     return type(f"{kind.title().replace('_', '')}ActionSchema", (Schema,), attrs)
+
+
+class StrictBoolean(fields.Boolean):
+    """JSON ``true`` or ``false`` only: ``"yes"``, ``"true"``, ``1`` are refused, not coerced."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise ValidationError("Must be true or false.")
+        return value

@@ -71,7 +71,7 @@ class MatchActionSchema(Schema):
     the action's fields) and the expected version (or the ``If-Match`` header)."""
 
     action = fields.Dict(required=True, metadata={"description": "an action of the game"})
-    expected_version = fields.Integer(validate=validate.Range(1), metadata={
+    expected_version = fields.Integer(strict=True, validate=validate.Range(1), metadata={
         "description": "the version the action was chosen at; or send If-Match: \"<version>\""})
 
 

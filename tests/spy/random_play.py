@@ -23,12 +23,15 @@ def new_game(rng: random.Random, mode: str) -> tuple[dict, dict[str, list[str]]]
     options = {"mirror": rng.choice(["across", "same"]),
                "top_secret_2_eliminates": rng.random() < 0.8,
                "first_player": rng.choice(players)}
-    state = ENGINE.setup({"players": players, "mode": mode, "options": options},
-                         seed=rng.getrandbits(32))
+    seed = rng.getrandbits(32)
+    state = ENGINE.setup({"players": players, "mode": "digital", "options": options}, seed=seed)
     real = {p: list(b["cards"]) for p, b in state["bases"].items()}
-    if mode == "table":
-        for b in state["bases"].values():
-            b["cards"] = [c if rng.random() < 0.3 else UNKNOWN for c in b["cards"]]
+    if mode == "table":  # the players enter their arranged bases, most cards unknown (SPY-S2)
+        bases = {p: {"cards": [c if rng.random() < 0.3 else UNKNOWN for c in real[p]],
+                     "spy_gap": b["spy_gap"], "facing": b["facing"]}
+                 for p, b in state["bases"].items()}
+        state = ENGINE.setup({"players": players, "mode": mode, "options": options,
+                              "bases": bases}, seed=seed)
     return state, real
 
 

@@ -182,3 +182,14 @@ def test_spy_c3_card_moves_are_bounded_by_the_base_size():
         ENGINE.legal_actions(bad)
     assert {(v.rule, v.field) for v in error.value.violations} == {
         ("SPY-C3", "state.options.card_moves.safe_1")}
+
+
+def test_spy_s2_table_mode_needs_the_bases_the_players_arranged(client):
+    # at a real table the referee cannot deal: without bases it would invent cards and then
+    # hold the defenders' answers to them (README: "in table mode it deals nothing")
+    response = client.post("/v1/games/spy/setup",
+                           json={"players": ["a", "b", "c"], "mode": "table", "seed": 3})
+    assert response.status_code == 422
+    problem = response.get_json()
+    assert problem["type"] == "/problems/invalid-setup"
+    assert [(e["field"], e["rule"]) for e in problem["errors"]] == [("bases", "SPY-S2")]

@@ -156,7 +156,11 @@ def new_state(body: Mapping[str, Any], options: dict[str, Any], seed: int | str 
     colours_problems(colours, players, problems, "colours")
     deck = base_cards(len(players))
     layouts = body.get("bases")
-    if layouts is None and seed is None:
+    if layouts is None and mode == "table":
+        # real bases are arranged by the players: the referee cannot invent them (SPY-S2)
+        problems.add("SPY-S2", "In table mode give each player's base as arranged: spy_gap, "
+                     "facing and cards (\"unknown\" for any card not entered).", "bases")
+    elif layouts is None and seed is None:
         problems.add("SPY-S2", "Give the bases or a seed to deal them from.", "seed")
     elif layouts is None:
         layouts = {p: dealt_layout(deck, seed, p) for p in players}
