@@ -15,3 +15,6 @@ access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(L)ss'
 # Keep one process when matches live in memory (no REDIS_URL): state must not split.
 if not os.environ.get("REDIS_URL"):
     workers = 1
+# gunicorn's control socket lives at one path per user ($HOME/.gunicorn/gunicorn.ctl), so two
+# servers on one machine would share it; referee does not use it.
+control_socket_disable = True

@@ -1,0 +1,45 @@
+"""Input guards shared by every endpoint: text that is not Unicode, coerced types."""
+import pytest
+
+PROBLEM = "application/problem+json"
+
+
+@pytest.mark.parametrize("game", ["all-fours", "coup", "spy", "gnoming"])
+def test_a_lone_surrogate_is_422_naming_the_field_not_500(client, game):
+    raw = '{"players": ["\\ud800", "b", "c", "d"], "seed": 1}'
+    response = client.post(f"/v1/games/{game}/setup", data=raw,
+                           content_type="application/json")
+    assert response.status_code == 422 and response.mimetype == PROBLEM
+    assert response.get_json()["errors"][0]["field"] == "players[0]"
+    raw = '{"players": ["a", "b", "c"], "seed": "\\ud800"}'
+    response = client.post(f"/v1/games/{game}/setup", data=raw,
+                           content_type="application/json")
+    assert response.get_json()["errors"][0]["field"] == "seed"
+
+
+def test_a_paired_surrogate_emoji_is_fine(client):
+    raw = '{"players": ["\\ud83d\\ude00", "b", "c"], "seed": 1}'
+    assert client.post("/v1/games/coup/setup", data=raw,
+                       content_type="application/json").status_code == 200
+
+
+@pytest.mark.parametrize("swap", ["yes", "true", 1, 0, None])
+def test_coup_a8b_examine_decide_swap_must_be_a_json_boolean(client, swap):
+    state = client.post("/v1/games/coup/setup",
+                        json={"players": ["a", "b", "c"], "seed": 1}).get_json()["state"]
+    response = client.post("/v1/games/coup/validate", json={
+        "state": state, "action": {"type": "examine_decide", "player": "a", "swap": swap}})
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["field"] == "action.swap"
+
+
+@pytest.mark.parametrize("version", [1.5, "1", True])
+def test_match_expected_version_must_be_an_integer(client, version):
+    created = client.post("/v1/matches", json={"game": "coup", "players": ["a", "b", "c"]})
+    match = created.get_json()
+    response = client.post(f"/v1/matches/{match['id']}/actions",
+                           headers={"Authorization": f"Bearer {match['seats']['a']}"},
+                           json={"action": {"type": "income", "player": "a"},
+                                 "expected_version": version})
+    assert response.status_code == 422
+    assert any(e["field"] == "expected_version" for e in response.get_json()["errors"])
