@@ -60,9 +60,16 @@ def test_coup_a4_tax_takes_three(new_game):
 
 
 def test_coup_s7_a_gain_larger_than_the_treasury_takes_what_is_left(new_game):
-    game = new_game(HANDS, coins={"B": 30, "C": 21})    # 2 + 30 + 21 = 53: treasury 1
+    # six players can hold nearly all 54 coins (nobody more than 12, COUP-T2):
+    # 2 + 4 × 11 + 7 = 53, so the treasury holds 1 and A's tax takes only that one
+    hands = {"A": ["captain", "duchess"], "B": ["assassin", "countess"],
+             "C": ["ambassador", "captain"], "D": ["duchess", "countess"],
+             "E": ["assassin", "ambassador"], "F": ["captain", "countess"]}
+    game = new_game(hands, coins={"B": 11, "C": 11, "D": 11, "E": 11, "F": 7})
     assert game.state["treasury"] == 1
-    game.do("tax", "A").do("pass", "B").do("pass", "C")
+    game.do("tax", "A")
+    for player in "BCDEF":
+        game.do("pass", player)
     assert game.coins["A"] == 3 and game.state["treasury"] == 0
 
 

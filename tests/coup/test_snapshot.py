@@ -211,3 +211,16 @@ def test_junk_actions_yield_violations_never_a_crash(new_game):
         assert found and all(v.rule.startswith("COUP-") for v in found), action
         with pytest.raises(RefereeError):
             ENGINE.apply(state, action)
+
+
+def test_coup_t2_no_player_can_hold_more_than_twelve_coins():
+    from referee.games.coup.engine import ENGINE
+    from referee.games.base import ImpossibleState
+    state = ENGINE.setup({"players": ["a", "b", "c"], "mode": "digital",
+                          "options": ENGINE.resolve_options({})}, 1)
+    state["coins"]["a"] += state["treasury"] - 10  # 40 coins, the treasury still adds up
+    state["treasury"] = 10
+    state["coins"]["a"] = 54 - 10 - state["coins"]["b"] - state["coins"]["c"]
+    with pytest.raises(ImpossibleState) as err:
+        ENGINE.check_state(state)
+    assert ("COUP-T2", "state.coins.a") in {(v.rule, v.field) for v in err.value.violations}

@@ -227,6 +227,10 @@ def _check_cards(state: dict, problems: Problems) -> None:
                      f"{drawn} drawn); it should hold {court}.", "state.court")
 
 
+MAX_COINS = 12
+"""The most coins a player can hold (COUP-T2): 9 at the start of a turn plus tax's 3."""
+
+
 def _check_seats(state: dict, problems: Problems) -> None:
     """Hand sizes (S4, S5), coins (S7, X2), the out (L2) and the winner (E1)."""
     players = state["players"]
@@ -250,6 +254,10 @@ def _check_seats(state: dict, problems: Problems) -> None:
         if len(hand) + len(revealed) != HAND_SIZE and not (choosing and len(hand) == 1):
             problems.add("COUP-S4", f"{p} has {len(hand)} face-down and {len(revealed)} "
                          f"face-up cards; a player has {HAND_SIZE} in all.", f"state.hands.{p}")
+        if state["coins"][p] > MAX_COINS:
+            problems.add("COUP-T2", f"{p} has {state['coins'][p]} coins; nobody can hold more "
+                         f"than {MAX_COINS} (coins are gained only on one's own turn, and a "
+                         "turn begun with 10 or more must be a coup).", f"state.coins.{p}")
         if not hand and state["coins"][p]:
             problems.add("COUP-L2", f"{p} is out but still has {state['coins'][p]} coins.",
                          f"state.coins.{p}")
