@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from referee.games.allfours.engine import ENGINE
 from referee.games.common.cards import PACK
+from tests.rule_checks import rules_broken as shared_rules_broken
 
 
 def make_deal(hands: dict[str, list[str]], stock_at: dict[int, str] | None = None) -> dict:
@@ -30,5 +31,5 @@ def act(state, **action):
 
 
 def rules_broken(state, **action):
-    """Rule IDs ``action`` breaks in ``state``."""
-    return {v.rule for v in ENGINE.violations(state, action)}
+    """Rule IDs ``action`` breaks in ``state`` (and apply refuses it when it breaks any)."""
+    return shared_rules_broken(ENGINE, state, action)

@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from referee.games.base import IllegalAction
 from referee.games.coup.cards import characters_in_game, copies_per_character
 from referee.games.coup.engine import ENGINE
+from tests.rule_checks import rules_broken
 
 PLAYERS = "ABCDEFGH"
 
@@ -50,12 +50,7 @@ class Game:
 
     def rules(self, kind: str, player: str, **fields) -> set[str]:
         """The rule IDs an action breaks (and that apply refuses it the same way)."""
-        action = {"type": kind, "player": player, **fields}
-        found = {v.rule for v in ENGINE.violations(self.state, action)}
-        if found:
-            with pytest.raises(IllegalAction):
-                ENGINE.apply(self.state, action)
-        return found
+        return rules_broken(ENGINE, self.state, {"type": kind, "player": player, **fields})
 
     @property
     def coins(self) -> dict[str, int]:

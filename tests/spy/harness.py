@@ -6,10 +6,8 @@ Players are ``A, B, C, D`` in seat order as in ``shared/cases/spy/scenarios.md``
 """
 from __future__ import annotations
 
-import pytest
-
-from referee.games.base import IllegalAction
 from referee.games.spy.engine import ENGINE
+from tests.rule_checks import rules_broken
 
 # Spy-excluded bases used throughout (3–4 players: 6 cards, no Bomb 2).
 ORDERED = ["safe_1", "safe_2", "top_secret_1", "top_secret_2", "bomb_1", "bomb_3"]
@@ -45,12 +43,7 @@ class Game:
 
     def rules(self, kind: str, player: str, **fields) -> set[str]:
         """The rule IDs an action breaks; when it breaks any, apply refuses it too."""
-        action = {"type": kind, "player": player, **fields}
-        found = {v.rule for v in ENGINE.violations(self.state, action)}
-        if found:
-            with pytest.raises(IllegalAction):
-                ENGINE.apply(self.state, action)
-        return found
+        return rules_broken(ENGINE, self.state, {"type": kind, "player": player, **fields})
 
     def base(self, player: str) -> dict:
         return self.state["bases"][player]
