@@ -43,16 +43,17 @@ def test_af_p4_no_undertrump_unless_only_trumps_when_option_off():
     assert follow_violation(["5H", "3S"], trick, "3S", "S", True) is None  # default allows it
 
 
-def _dealt(**hands):
-    return hands
+def _awards(dealt, tricks, options=None, reneges=()):
+    """End-of-hand awards for ana and ben (each a side), ben dealing, spades trump."""
+    return hand_awards(dealt=dealt, tricks=tricks, trump="S",
+                       sides={"ana": ["ana"], "ben": ["ben"]}, dealer="ben",
+                       options=options or {}, reneges=list(reneges))
 
 
 def test_af_s5_single_trump_is_high_and_low_and_jack_if_it_is_the_jack():
-    sides = {"ana": ["ana"], "ben": ["ben"]}
     tricks = [{"leader": "ana", "cards": ["JS", "2H"], "players": ["ana", "ben"],
                "winner": "ana"}]
-    result = hand_awards(dealt={"ana": ["JS"], "ben": ["2H"]}, tricks=tricks, trump="S",
-                         sides=sides, dealer="ben", options={}, reneges=[])
+    result = _awards({"ana": ["JS"], "ben": ["2H"]}, tricks)
     assert result["high"] == result["low"] == {"card": "JS", "player": "ana"}
     assert result["jack"] == {"player": "ana", "won_by": "ana", "points": 1, "hanged": False}
     # High, Low, Jack to ana; Game: ana 1 card point against 0
@@ -61,35 +62,28 @@ def test_af_s5_single_trump_is_high_and_low_and_jack_if_it_is_the_jack():
 
 
 def test_af_s5_no_trump_dealt_only_game_scores():
-    sides = {"ana": ["ana"], "ben": ["ben"]}
     tricks = [{"leader": "ana", "cards": ["AH", "KH"], "players": ["ana", "ben"],
                "winner": "ana"}]
-    result = hand_awards(dealt={"ana": ["AH"], "ben": ["KH"]}, tricks=tricks, trump="S",
-                         sides=sides, dealer="ben", options={}, reneges=[])
+    result = _awards({"ana": ["AH"], "ben": ["KH"]}, tricks)
     assert result["high"] is None and result["low"] is None and result["jack"] is None
     assert result["awards"] == [("game", "ana", 1)]
 
 
 def test_af_s2_low_taker_option_gives_low_to_the_side_winning_its_trick():
-    sides = {"ana": ["ana"], "ben": ["ben"]}
     tricks = [{"leader": "ana", "cards": ["2S", "5S"], "players": ["ana", "ben"],
                "winner": "ben"}]
     dealt = {"ana": ["2S"], "ben": ["5S"]}
-    default = hand_awards(dealt=dealt, tricks=tricks, trump="S", sides=sides, dealer="ben",
-                          options={}, reneges=[])
-    taker = hand_awards(dealt=dealt, tricks=tricks, trump="S", sides=sides, dealer="ben",
-                        options={"low": "taker"}, reneges=[])
+    default = _awards(dealt, tricks)
+    taker = _awards(dealt, tricks, {"low": "taker"})
     assert ("low", "ana", 1) in default["awards"]  # ana was dealt the 2
     assert ("low", "ben", 1) in taker["awards"]  # ben captured it
     assert taker["low"] == {"card": "2S", "player": "ana"}  # still reports who was dealt it
 
 
 def test_af_i1_reneging_side_cannot_score_game_and_opponents_get_one():
-    sides = {"ana": ["ana"], "ben": ["ben"]}
     tricks = [{"leader": "ana", "cards": ["AH", "KH"], "players": ["ana", "ben"],
                "winner": "ana"}]
     reneges = [{"player": "ana", "side": "ana", "trick": 1, "loses_game": False}]
-    result = hand_awards(dealt={"ana": ["AH"], "ben": ["KH"]}, tricks=tricks, trump="S",
-                         sides=sides, dealer="ben", options={}, reneges=reneges)
+    result = _awards({"ana": ["AH"], "ben": ["KH"]}, tricks, reneges=reneges)
     assert result["game"] == {"totals": {"ana": 7, "ben": 0}, "side": None}
     assert result["awards"] == [("renege", "ben", 1)]

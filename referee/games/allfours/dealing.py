@@ -117,7 +117,8 @@ def run_the_pack(state: dict[str, Any], table_kicks: list[str] | None) -> list[d
         events += turn_kick(state, kick)
         if suit_of(kick) != state["trump"]:
             state["trump"] = suit_of(kick)
-            state["phase"] = state["phase"] if state["phase"] == "game_over" else "play"
+            if state["phase"] != "game_over":  # the new kick's points may have ended it
+                state["phase"] = "play"
             break
     return events
 

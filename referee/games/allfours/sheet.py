@@ -33,36 +33,28 @@ class InvalidSheet(InvalidSetup):
 
 def score_sheet(engine, sheet: dict[str, Any], options: dict[str, Any] | None) -> dict:
     """Check and score one hand.  Returns ``{"valid": True, "points", "winner", "high",
-    "low", "jack", "game", "reneges", "score", "awards"}``; raises :class:`InvalidSheet`
+    "low", "jack", "game", "reneges", "score", "trump"}``; raises :class:`InvalidSheet`
     (every AF-X1 problem) or ``InvalidSetup`` (bad options)."""
     resolved = engine.resolve_options(options)
     players = sheet["players"]
     sides = sheet.get("sides") or default_sides(players)
-    problems = Problems(sheet_problems(sheet, sides))
-    for side, points in (sheet.get("score_before") or {}).items():
-        if points >= resolved["target"]:
-            problems.add("AF-S6", f"{side} already had {points} points, at least the target "
-                         f"{resolved['target']}: the game was over before this hand.",
-                         f"sheet.score_before.{side}")
-    problems.raise_as(InvalidSheet)
-    state = _replay(engine, sheet, sides, resolved)
-    dealt = {p: [] for p in players}
-    tricks = []
-    for t in _tricks_with_players(sheet):
-        tricks.append(t)
-        for player, card in zip(t["players"], t["cards"]):
+    Problems(sheet_problems(sheet, sides, resolved["target"])).raise_as(InvalidSheet)
+    trump = suit_of(sheet["kicks"][-1])
+    tricks = _tricks_with_players(sheet)
+    state = _replay(engine, sheet, sides, resolved, tricks)
+    dealt = {p: [] for p in players}  # every dealt card is played (AF-P1)
+    for trick in tricks:
+        for player, card in zip(trick["players"], trick["cards"]):
             dealt[player].append(card)
-    every_renege = sheet_reneges(tricks, sides, suit_of(sheet["kicks"][-1]),
-                                 resolved["undertrump"])
-    facts = hand_awards(dealt=dealt, tricks=tricks, trump=suit_of(sheet["kicks"][-1]),
-                        sides=sides, dealer=sheet["dealer"], options=resolved,
-                        reneges=every_renege)
+    every_renege = sheet_reneges(tricks, sides, trump, resolved["undertrump"])
+    facts = hand_awards(dealt=dealt, tricks=tricks, trump=trump, sides=sides,
+                        dealer=sheet["dealer"], options=resolved, reneges=every_renege)
     reneges = [{k: r[k] for k in ("player", "trick", "rule", "proven_by", "proven_at",
                                   "loses_game")} for r in every_renege]
     return {"valid": True, "points": state["hand_points"], "winner": state["winner"],
             "high": facts["high"], "low": facts["low"], "jack": facts["jack"],
             "game": facts["game"], "reneges": reneges, "score": state["score"],
-            "trump": suit_of(sheet["kicks"][-1])}
+            "trump": trump}
 
 
 def sheet_reneges(tricks: list[dict], sides: dict[str, list[str]], trump: str,
@@ -78,12 +70,13 @@ def sheet_reneges(tricks: list[dict], sides: dict[str, list[str]], trump: str,
     return reneges
 
 
-def _replay(engine, sheet, sides, options) -> dict[str, Any]:
-    """Play the sheet through the engine in table mode and return the final state."""
+def _replay(engine, sheet, sides, options, tricks) -> dict[str, Any]:
+    """Play the sheet (its ``tricks`` with who played each card) through the engine in table
+    mode and return the final state."""
     state = engine.setup({"players": sheet["players"], "dealer": sheet["dealer"],
                           "sides": sides, "options": options, "mode": "table",
                           "kick": None}, seed="sheet")
-    state["score"] = {s: int(sheet.get("score_before", {}).get(s, 0)) for s in sides}
+    state["score"] = {s: (sheet.get("score_before") or {}).get(s, 0) for s in sides}
     dealer, right = sheet["dealer"], player_right_of(sheet["players"], sheet["dealer"])
     actions = [{"type": "deal", "player": dealer, "kick": sheet["kicks"][0]}]
     beg = sheet["beg"]
@@ -93,7 +86,7 @@ def _replay(engine, sheet, sides, options) -> dict[str, Any]:
         actions.append({"type": "beg", "player": right})
         actions.append({"type": beg, "player": dealer,
                         **({"kicks": sheet["kicks"][1:]} if beg == "run_pack" else {})})
-    for trick in _tricks_with_players(sheet):
+    for trick in tricks:
         actions += [{"type": "play", "player": p, "card": c}
                     for p, c in zip(trick["players"], trick["cards"])]
     for action in actions:
@@ -115,8 +108,9 @@ def _tricks_with_players(sheet) -> list[dict[str, Any]]:
     return out
 
 
-def sheet_problems(sheet: dict[str, Any], sides: Any) -> list[Violation]:
-    """Every AF-X1 problem of ``sheet`` (empty when it can be scored)."""
+def sheet_problems(sheet: dict[str, Any], sides: Any, target: int) -> list[Violation]:
+    """Every AF-X1 problem of ``sheet`` (empty when it can be scored); ``score_before`` must
+    also name sides and stay below ``target`` (AF-S6: else the game was already over)."""
     players = sheet["players"]
     out: list[Violation] = []
     if len(players) not in (2, 4) or len(set(players)) != len(players):
@@ -130,6 +124,10 @@ def sheet_problems(sheet: dict[str, Any], sides: Any) -> list[Violation]:
         if isinstance(sides, dict) and side not in sides:
             out.append(Violation("AF-S6", f"score_before names {side!r}, which is not a side.",
                                  f"sheet.score_before.{side}"))
+        elif sheet["score_before"][side] >= target:
+            out.append(Violation("AF-S6", f"{side} already had {sheet['score_before'][side]} "
+                                 f"points, at least the target {target}: the game was over "
+                                 "before this hand.", f"sheet.score_before.{side}"))
     kicks, beg, tricks = sheet["kicks"], sheet["beg"], sheet["tricks"]
     out += _card_problems(sheet)
     out += _kick_problems(kicks, beg)

@@ -86,8 +86,6 @@ def check(engine, state: dict[str, Any]) -> None:
     try:
         _check(engine, state, problems)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        if isinstance(exc, ImpossibleState):
-            raise
         problems.add("AF-D1", f"The state is malformed ({type(exc).__name__}: {exc}).", "state")
     problems.raise_as(ImpossibleState)
 
