@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 
-from flask import request
+from flask import g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee.api.errors import Problem
@@ -63,6 +63,7 @@ def guard_request() -> None:
                                    "digits"}]) from None
         raise Problem("malformed-json", "The request body is not valid JSON.",
                       errors=[{"field": "body", "message": f"Invalid JSON body: {exc}"}]) from None
+    g.json_body = data  # parsed once here; views read it back (loading.json_object)
     where = unencodable(data)
     if where is not None:
         raise Problem("invalid-input", "A string holds a lone UTF-16 surrogate (\\ud800-\\udfff "

@@ -1,11 +1,10 @@
 """Parsing request bodies into validated data, and finding a game: errors become problems."""
 from __future__ import annotations
 
-import json
 import secrets
 from typing import Any
 
-from flask import request
+from flask import g
 from marshmallow import Schema, ValidationError
 
 from referee.api.errors import Problem, flatten_messages
@@ -24,13 +23,13 @@ def game_entry(game: str) -> GameEntry:
 
 
 def json_object() -> dict[str, Any]:
-    """The request body as a JSON object (``limits.guard_request`` already refused what is not
-    JSON); 422 ``invalid-input`` for a missing body or a JSON value that is not an object."""
-    raw = request.get_data(cache=True)
-    data = json.loads(raw) if raw.strip() else None
-    if not raw.strip():
+    """The request body as a JSON object, as ``limits.guard_request`` parsed it (it already
+    refused what is not JSON); 422 ``invalid-input`` for a missing body or a JSON value that is
+    not an object."""
+    if "json_body" not in g:
         raise Problem("invalid-input", "The request needs a JSON object body.",
                       errors=[{"field": "body", "message": "Missing body."}])
+    data = g.json_body
     if not isinstance(data, dict):
         raise Problem("invalid-input", "The request body must be a JSON object, not "
                       f"{type(data).__name__ if data is not None else 'null'}.",
