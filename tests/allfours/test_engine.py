@@ -166,6 +166,17 @@ def test_af_p6_an_opponent_calls_an_exposed_card_which_must_then_be_played():
     assert rules_broken(state, type="call", player="ben", card="QH") == {"AF-P6"}  # own card
     state = act(state, type="call", player="ana", card="QH")
     assert state["tricks"][0]["cards"] == ["5H", "QH"] and state["tricks"][0]["winner"] == "ben"
+    # the called card had already left ben's hand when it was exposed: 6 - 1 played = 5 left
+    assert len(state["hands"]["ben"]) == 5 and state["exposed"]["ben"] == []
+    ENGINE.check_state(state)
+
+
+def test_af_p6_an_owner_playing_his_own_exposed_card_keeps_the_hand_size_right():
+    state = act(_table(["ana", "ben"], "ben", "2S"), type="stand", player="ana")
+    state = act(state, type="expose", player="ana", card="KH")
+    state = act(state, type="play", player="ana", card="KH")
+    assert len(state["hands"]["ana"]) == 5 and state["exposed"]["ana"] == []
+    ENGINE.check_state(state)
 
 
 def test_af_d1_table_mode_refuses_a_card_already_seen():
@@ -183,3 +194,10 @@ def test_af_b3_table_mode_legal_actions_offer_running_the_pack_with_a_new_kick()
     state = act(state, **runs[0])
     assert state["phase"] == "play" and state["trump"] != "S"
     assert {p: len(h) for p, h in state["hands"].items()} == {"ana": 9, "ben": 9}
+
+
+def test_af_i2_a_misdeal_is_a_redeal_by_the_same_dealer_keeping_the_point():
+    state = act(_table(["ana", "ben"], "ben", "2S"), type="misdeal", player="ana")
+    assert state["score"] == {"ana": 1, "ben": 0} and state["redeals"] == 1
+    assert state["phase"] == "deal" and state["next_dealer"] == "ben"
+    ENGINE.check_state(state)

@@ -87,3 +87,31 @@ def test_tampered_snapshot_through_the_api_is_422_impossible_state(client):
                                                             "card": state["hands"]["ana"][0]}})
     assert response.status_code == 422
     assert response.get_json()["type"] == "/problems/impossible-state"
+
+
+def _table_after_renege():
+    """Table mode: ben fails to follow hearts in trick 1 (claim), then plays the 5H (proof)."""
+    state = ENGINE.setup({"players": ["ana", "ben"], "dealer": "ben", "mode": "table",
+                          "kick": "2S", "options": ENGINE.resolve_options({})}, seed="t")
+    for kind, player, card in [("stand", "ana", None), ("play", "ana", "KH"),
+                               ("play", "ben", "4C"), ("play", "ana", "AH"),
+                               ("play", "ben", "5H")]:
+        state = act(state, type=kind, player=player, **({"card": card} if card else {}))
+    assert [r["trick"] for r in state["reneges"]] == [1]
+    return state
+
+
+def test_af_i1_table_claims_and_reneges_must_be_those_the_tricks_imply():
+    state = _table_after_renege()
+    ENGINE.check_state(state)
+    dropped = copy.deepcopy(state)
+    dropped["claims"], dropped["reneges"] = [], []
+    assert _problem_fields(dropped)[0] == {"state.claims", "state.reneges"}
+    invented = copy.deepcopy(state)
+    invented["claims"].append({**invented["claims"][0], "id": 2, "player": "ana"})
+    assert _problem_fields(invented)[0] == {"state.claims"}
+
+
+def test_af_s6_in_the_first_deal_the_score_is_this_hands_points():
+    fields, rules = _tampered(lambda s: s.update(score={"ana": 13, "ben": 0}))
+    assert fields == {"state.score"} and rules == {"AF-S6"}

@@ -156,8 +156,9 @@ class AllFours(Engine):
             other = next(s for s in state["sides"] if s != side_of(state["sides"],
                                                                    state["dealer"]))
             events = [event("misdeal", player=player)] + dealing.award(state, "misdeal", other, 1)
-            if state["phase"] != "game_over":
-                state.update(phase="deal", next_dealer=state["dealer"])
+            if state["phase"] != "game_over":  # the same dealer deals again
+                state.update(phase="deal", next_dealer=state["dealer"],
+                             redeals=state["redeals"] + 1)
             return state, events
         if kind == "expose":
             hand = state["hands"][player]

@@ -32,10 +32,11 @@ def play_card(state: dict[str, Any], player: str, card: str, called_by: str | No
     events = []
     if state["mode"] == "table":
         events += _record_claims(state, player, card)
-    if card in state["exposed"][player]:
+    if card in state["exposed"][player]:  # it left the hand when it was exposed (AF-P6)
         state["exposed"][player].remove(card)
-    hand = state["hands"][player]
-    hand.remove(card if card in hand else UNKNOWN)
+    else:
+        hand = state["hands"][player]
+        hand.remove(card if card in hand else UNKNOWN)
     if state["mode"] == "table":
         state["dealt"][player].append(card)
     trick["cards"].append(card)
