@@ -1,7 +1,8 @@
 """The ``referee`` command: ``referee serve [--host H] [--port P] [--workers N] [--threads T]``
 and ``referee contract [--check]`` (regenerate or check ``openapi.yaml`` and ``schemas/``).
 
-Runs the API under gunicorn with ``deploy/gunicorn.conf.py``.  Without ``REDIS_URL`` matches
+Runs the API under gunicorn with the settings module ``referee.gunicorn_conf`` (shipped in the
+package, so an installed wheel serves from any directory).  Without ``REDIS_URL`` matches
 live in the process, so only one worker process is allowed (threads are fine); with Redis any
 number of workers share the store.
 """
@@ -10,9 +11,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
-CONF = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
+CONF = "python:referee.gunicorn_conf"
+"""gunicorn's ``--config`` for the settings module inside the package."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,8 +45,7 @@ def serve_argv(args: argparse.Namespace) -> list[str]:
                          "REDIS_URL)")
     argv = [sys.executable, "-m", "gunicorn", "--bind", f"{args.host}:{args.port}",
             "--workers", str(workers), "--threads", str(args.threads)]
-    if CONF.is_file():
-        argv += ["--config", str(CONF)]
+    argv += ["--config", CONF]
     return argv + ["referee.wsgi:app"]
 
 

@@ -29,7 +29,7 @@ def server(redis_url, free_port):
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_LOG_LEVEL": "WARNING"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--config", str(REPO / "deploy" / "gunicorn.conf.py"),
+        [sys.executable, "-m", "gunicorn", "--config", "python:referee.gunicorn_conf",
          "--workers", "4", "--threads", "4", "--bind", f"127.0.0.1:{port}",
          "referee.wsgi:app"], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL)
