@@ -25,8 +25,9 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from referee.api.errors import Problem
-from referee.api.loading import game_entry, load_action, load_setup
+from referee.loading import game_entry, load_action, load_setup
+from referee.refusals import (Forbidden, IdempotencyKeyReused, InvalidInput, NotFound,
+                              PreconditionRequired, Refusal, StaleVersion, Unauthorized)
 from referee.games.base import PUBLIC, REFEREE, event_visible
 from referee.registry import GameEntry
 from referee.store import AlreadyRecorded, MatchNotFound, MatchStore, VersionConflict
@@ -96,16 +97,16 @@ def expected_version(if_match: str | None, in_body: int | None) -> int:
     if if_match is not None:
         found = _ETAG.fullmatch(if_match)
         if found is None:
-            raise Problem("invalid-input", 'If-Match must be the match version, e.g. "7".',
+            raise InvalidInput('If-Match must be the match version, e.g. "7".',
                           errors=[{"field": "If-Match", "message": "not a version"}])
         header = int(found.group(1))
     if header is not None and in_body is not None and header != in_body:
-        raise Problem("invalid-input", f"If-Match says version {header} but expected_version "
+        raise InvalidInput(f"If-Match says version {header} but expected_version "
                       f"says {in_body}.", errors=[{"field": "expected_version",
                                                    "message": "disagrees with If-Match"}])
     version = header if header is not None else in_body
     if version is None:
-        raise Problem("precondition-required", "Say which version the action was chosen at: "
+        raise PreconditionRequired("Say which version the action was chosen at: "
                       "send If-Match: \"<version>\" or expected_version.",
                       errors=[{"field": "If-Match", "message": "missing"}])
     return version
@@ -114,7 +115,7 @@ def expected_version(if_match: str | None, in_body: int | None) -> int:
 class MatchService:
     """The match operations over a :class:`MatchStore`; ``ttl`` is the idle expiry in seconds.
 
-    Methods raise :class:`Problem` for HTTP-level failures, engine errors for rule failures,
+    Methods raise a :class:`~referee.refusals.Refusal` for refused requests, engine errors for rule failures,
     and :class:`~referee.store.StoreUnavailable` when the store is down.
     """
 
@@ -200,7 +201,7 @@ class MatchService:
         """Seed, setup body, every action and the final state of a finished match; 403
         ``forbidden`` while it is being played (the seed tells every future deal)."""
         if not game_entry(record["game"]).engine.is_over(record["state"]):
-            raise Problem("forbidden", "The audit opens when the match is over: until then "
+            raise Forbidden("The audit opens when the match is over: until then "
                           "the seed stays secret.")
         return {"id": record["id"], "game": record["game"],
                 "setup": {**record["setup"], "seed": record["seed"]}, "seed": record["seed"],
@@ -211,7 +212,7 @@ class MatchService:
     def delete(self, record: dict[str, Any], caller: Caller) -> None:
         """Delete the match (host token only: 403 ``forbidden`` for a seat)."""
         if not caller.host:
-            raise Problem("forbidden", "Only the host token deletes a match.")
+            raise Forbidden("Only the host token deletes a match.")
         self.store.delete(record["id"])
 
     # --- acting --------------------------------------------------------------------------
@@ -268,7 +269,7 @@ class MatchService:
     def _scoped_key(self, caller: Caller, key: str) -> str:
         """The stored name of ``key``: scoped to the caller, so two seats never collide."""
         if not IDEMPOTENCY_KEY.fullmatch(key):
-            raise Problem("invalid-input", "Idempotency-Key must be 1-255 visible ASCII "
+            raise InvalidInput("Idempotency-Key must be 1-255 visible ASCII "
                           "characters.", errors=[{"field": "Idempotency-Key",
                                                   "message": "malformed"}])
         return hashlib.sha256(f"{caller.role}:{caller.seat or ''}\n{key}".encode()).hexdigest()
@@ -280,8 +281,8 @@ class MatchService:
         except MatchNotFound:
             raise self._not_found(match_id) from None
 
-    def _not_found(self, match_id: str) -> Problem:
-        return Problem("not-found", f"There is no match {match_id!r}: it never existed, was "
+    def _not_found(self, match_id: str) -> Refusal:
+        return NotFound(f"There is no match {match_id!r}: it never existed, was "
                        f"deleted, or expired after {self.ttl} idle seconds.")
 
 
@@ -296,11 +297,11 @@ def _authorize(record: dict[str, Any], caller: Caller, action: dict[str, Any]) -
     seat) and, in table mode, for anyone; the public not at all."""
     player = action["player"]
     if caller.seat is not None and player != caller.seat:
-        raise Problem("forbidden", f"This is {caller.seat}'s token: it may not act as "
+        raise Forbidden(f"This is {caller.seat}'s token: it may not act as "
                       f"{player}.", errors=[{"field": "action.player",
                                              "message": f"must be {caller.seat}"}])
     if caller.host and player in record["seats"] and record["mode"] != "table":
-        raise Problem("forbidden", f"In a digital match {player} acts with their own seat "
+        raise Forbidden(f"In a digital match {player} acts with their own seat "
                       "token; the host token acts only for the host.",
                       errors=[{"field": "action.player", "message": "a seat, not the host"}])
 
@@ -308,18 +309,16 @@ def _authorize(record: dict[str, Any], caller: Caller, action: dict[str, Any]) -
 def _replay(prior: dict[str, Any], request_hash: str) -> tuple[int, dict[str, Any], bool]:
     """The first response to an idempotency key, or 422 if this request differs."""
     if not hmac.compare_digest(prior["request"], request_hash):
-        raise Problem("idempotency-key-reused", "This Idempotency-Key was used for another "
+        raise IdempotencyKeyReused("This Idempotency-Key was used for another "
                       "request (action or expected version); use a new key.",
                       errors=[{"field": "Idempotency-Key", "message": "already used"}])
     return prior["status"], prior["body"], True
 
 
-def _conflict(current: int, expected: int) -> Problem:
-    return Problem("version-conflict", f"The match is at version {current}, not {expected}: "
-                   "read it again and choose again.", current_version=current,
-                   headers={"ETag": f'"{current}"'})
+def _conflict(current: int, expected: int) -> Refusal:
+    return StaleVersion(f"The match is at version {current}, not {expected}: read it "
+                        "again and choose again.", current)
 
 
-def _unauthorized(detail: str) -> Problem:
-    return Problem("unauthorized", detail, headers={"WWW-Authenticate": "Bearer"},
-                   errors=[{"field": "Authorization", "message": detail}])
+def _unauthorized(detail: str) -> Refusal:
+    return Unauthorized(detail)

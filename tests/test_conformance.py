@@ -41,7 +41,7 @@ def test_conformance_random_playouts(game):
     for count in _counts(engine):
         state = _setup(engine, _players(engine, count), rng.randrange(2**32))
         for _ in range(STEPS):
-            engine.check_state(state)
+            engine.check_snapshot(state)
             assert json.loads(json.dumps(state)) == state
             for viewer in [PUBLIC, REFEREE, *state["players"]]:
                 seen = engine.view(state, viewer)

@@ -1,7 +1,7 @@
 """All Fours endpoints beyond the generic ones: scoring a trick sheet (AF-X1)."""
 from __future__ import annotations
 
-from flask_smorest import Blueprint
+from referee.api.parsing import Blueprint
 
 from referee.api.errors import PROBLEM_MIMETYPE, ProblemSchema
 from referee.games.allfours.engine import ENGINE

@@ -19,6 +19,8 @@ from werkzeug.exceptions import HTTPException
 
 from referee.games.base import (IllegalAction, ImpossibleState, InvalidSetup, RefereeError,
                                 Violation)
+from referee.loading import flatten_messages  # noqa: F401  (re-exported: one copy)
+from referee.refusals import Refusal
 from referee.schemas.common import ViolationSchema
 
 log = logging.getLogger("referee.api")
@@ -88,19 +90,28 @@ class ProblemSchema(Schema):
         "description": "version-conflict: the version the match is at now"})
 
 
-class Problem(Exception):
-    """Raise anywhere in a request to answer with a problem.
+class Problem(Refusal):
+    """Raise anywhere in the HTTP layer to answer with a problem: a :class:`Refusal` that
+    may carry HTTP headers.
 
     ``Problem("version-conflict", "Match is at version 7, not 5.", headers={...})``.
     """
 
     def __init__(self, slug: str, detail: str, *, errors: Iterable[dict] | None = None,
                  headers: dict[str, str] | None = None, **extra: Any):
-        super().__init__(detail)
-        self.slug, self.detail = slug, detail
-        self.errors = list(errors or [])
+        super().__init__(slug, detail, errors=errors, **extra)
         self.headers = headers or {}
-        self.extra = extra
+
+
+def refusal_headers(refusal: Refusal) -> dict[str, str]:
+    """The HTTP headers a refusal implies: its own (a :class:`Problem`'s), the ``Bearer``
+    challenge of a 401, the ``ETag`` of the version a 409 names."""
+    headers = dict(getattr(refusal, "headers", {}))
+    if refusal.slug == "unauthorized":
+        headers.setdefault("WWW-Authenticate", "Bearer")
+    if refusal.slug == "version-conflict" and "current_version" in refusal.extra:
+        headers.setdefault("ETag", f'"{refusal.extra["current_version"]}"')
+    return headers
 
 
 # The field a problem is about when the raiser named none (every problem names one).
@@ -134,35 +145,6 @@ def problem_response(slug: str, detail: str, *, errors: list | None = None,
     for key, value in (headers or {}).items():
         response.headers[key] = value
     return response
-
-
-def flatten_messages(messages: Any, prefix: str = "") -> list[dict[str, str]]:
-    """Turn marshmallow's nested error messages into ``[{"field", "message"}]``."""
-    out: list[dict[str, str]] = []
-    if isinstance(messages, dict):
-        for key, value in messages.items():
-            if isinstance(value, dict) and value and set(value) <= {"key", "value"}:
-                # a Dict field's entry: "value" errors are the entry's, "key" its name's
-                for part, inner in value.items():
-                    name = f"{prefix}.{key}" if prefix else str(key)
-                    out += flatten_messages(inner, name if part == "value" else f"{name} (key)")
-                continue
-            if key == "_schema":
-                path = prefix
-            elif isinstance(key, int):
-                path = f"{prefix}[{key}]"
-            else:
-                path = f"{prefix}.{key}" if prefix else str(key)
-            out += flatten_messages(value, path)
-    elif isinstance(messages, (list, tuple)):
-        if all(isinstance(m, str) for m in messages):
-            out += [{"field": prefix or "body", "message": m} for m in messages]
-        else:
-            for m in messages:
-                out += flatten_messages(m, prefix)
-    else:
-        out.append({"field": prefix or "body", "message": str(messages)})
-    return out
 
 
 def violation_fields(violations: list[Violation], default: str = "body"
@@ -233,8 +215,8 @@ def _limit() -> int:
 def init_app(app: Flask) -> None:
     """Register the problem handlers on ``app`` (after flask-smorest's, so these win)."""
     app.register_error_handler(HTTPException, handle_http_exception)
-    app.register_error_handler(Problem, lambda p: problem_response(
-        p.slug, p.detail, errors=p.errors, headers=p.headers, **p.extra))
+    app.register_error_handler(Refusal, lambda p: problem_response(
+        p.slug, p.detail, errors=p.errors, headers=refusal_headers(p), **p.extra))
     app.register_error_handler(RefereeError, engine_problem)
 
     @app.errorhandler(Exception)

@@ -2,16 +2,16 @@
 
 The client carries the whole snapshot: ``setup`` returns it, ``apply`` returns the next one.
 Every snapshot sent back is type-checked (the game's ``StateSchema``) and checked for
-possibility (the engine's ``check_state``) before any rule is applied.
+possibility (the engine's ``check_snapshot``) before any rule is applied.
 """
 from __future__ import annotations
 
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from referee.api.errors import PROBLEM_MIMETYPE, Problem, ProblemSchema
-from referee.api.loading import game_entry, json_object, load_action, load_setup, load_state
+from referee.api.parsing import Blueprint, json_object
+from referee.loading import game_entry, load_action, load_setup, load_state
 from referee.registry import GAMES
 from referee.schemas.common import (ActionRequestSchema, ApplyResponseSchema, GameSchema,
                                     LegalActionsRequestSchema, LegalActionsResponseSchema,

@@ -1,7 +1,7 @@
 """Gnoming A Round endpoints beyond the generic ones: scoring finished rounds and games."""
 from __future__ import annotations
 
-from flask_smorest import Blueprint
+from referee.api.parsing import Blueprint
 
 from referee.api.errors import ProblemSchema
 from referee.games.gnoming.engine import ENGINE

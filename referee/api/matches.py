@@ -15,7 +15,7 @@ import logging
 
 from flask import current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from referee.api.parsing import Blueprint
 
 from referee.api.errors import ProblemSchema, problem_response
 from referee.matches import MatchService

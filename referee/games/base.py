@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
+
+from referee.games.common.jsoncopy import json_copy
 
 REFEREE = "__referee__"
 """Viewer id for the referee (host) view, which sees everything."""
@@ -128,9 +130,44 @@ def event_visible(ev: dict[str, Any], viewer: str | None) -> bool:
     return viewer is not None and viewer in allowed
 
 
+class CheckedState(dict):
+    """A snapshot the engine trusts: one that passed :meth:`Engine.check_snapshot`, or one an
+    engine made (``setup``, ``apply``).  To everything else it is a plain ``dict`` (JSON,
+    equality, schemas).  The engine's public methods check a plain ``dict`` first and trust a
+    ``CheckedState``, so a request checks its snapshot once, at the boundary.
+
+    Never change one in place: copy it (a copy, ``copy.deepcopy`` or ``json_copy``, is a
+    plain ``dict`` and is checked again)."""
+
+    __slots__ = ()
+
+    def __copy__(self) -> dict:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict) -> dict:
+        return copy.deepcopy(dict(self), memo)
+
+
 class Engine:
-    """Base class of a game engine.  Subclasses set the class attributes and implement the
-    methods marked ``NotImplementedError``.  All methods are pure functions of their arguments.
+    """A game engine: the checked public path, implemented once, over small per-game hooks.
+
+    Public methods (what the API, the match service and the tests call) take a snapshot,
+    check it once with :meth:`check_snapshot` unless it is a :class:`CheckedState`, then call
+    the game's hook of the same name with a leading underscore, which trusts its state:
+
+    ============================  ==========================================================
+    public                        hook (trusts a checked state)
+    ============================  ==========================================================
+    ``setup(body, seed)``         ``_setup`` (returns the first state)
+    ``check_snapshot(state)``     ``_check_snapshot`` (raise :class:`ImpossibleState`)
+    ``legal_actions(state, p)``   ``_legal_actions(state, p)``
+    ``violations(state, a)``      ``_violations(state, a)``
+    ``apply(state, a)``           ``_violations``, ``_working_copy``, ``_play`` (in place)
+    ``score(state)``              ``_score``
+    ``is_over(state)``            ``_is_over``
+    ``to_move(state)``            ``_to_move``
+    ``view(state, viewer)``       ``_view``
+    ============================  ==========================================================
 
     Attributes:
         name: registry name (``"all-fours"``), used in URLs.
@@ -149,53 +186,126 @@ class Engine:
     player_counts: tuple[int, ...] = ()
     """Allowed player counts when not every count from min to max is (All Fours: 2 or 4)."""
 
-    # --- setup and snapshots -------------------------------------------------------------
-    def setup(self, body: dict[str, Any], seed: int) -> dict[str, Any]:
+    # --- the checked public path ---------------------------------------------------------
+    def setup(self, body: dict[str, Any], seed: int | str | None) -> CheckedState:
         """Start a game from a validated setup body; ``seed`` drives every shuffle.
 
         ``body`` holds ``players``, ``options`` (already completed with defaults by
         :meth:`resolve_options`), ``mode`` and the game's own fields (an entered ``deal``...).
         Returns the initial state.  Raises :class:`InvalidSetup`.
         """
-        raise NotImplementedError
+        return CheckedState(self._setup(body, seed))
 
-    def check_state(self, state: dict[str, Any]) -> None:
-        """Raise :class:`ImpossibleState` listing every inconsistency of a submitted snapshot."""
-        raise NotImplementedError
+    def check_snapshot(self, state: dict[str, Any]) -> CheckedState:
+        """Check a submitted snapshot (always, even a :class:`CheckedState`) and return it as
+        a :class:`CheckedState`.  Raises :class:`ImpossibleState` listing every
+        inconsistency (the rule IDs are the game's)."""
+        self._check_snapshot(state)
+        return state if type(state) is CheckedState else CheckedState(state)
 
-    # --- the rules -----------------------------------------------------------------------
+    def checked(self, state: dict[str, Any]) -> CheckedState:
+        """``state`` itself when it is a :class:`CheckedState`, else :meth:`check_snapshot`."""
+        return state if type(state) is CheckedState else self.check_snapshot(state)
+
     def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[dict]:
         """Every legal action now, of ``player`` or (``None``) of every player.
 
-        For free-form fields too large to enumerate (e.g. an answer text) list one action per
-        distinct legal shape.
+        For free-form fields too large to enumerate (e.g. an answer text) one action per
+        distinct legal shape.  Raises :class:`ImpossibleState` for an unchecked bad snapshot.
         """
-        raise NotImplementedError
+        return self._legal_actions(self.checked(state), player)
 
     def violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
-        """Every rule ``action`` breaks in ``state``; empty when legal."""
-        raise NotImplementedError
+        """Every rule ``action`` breaks in ``state``, each with its rule ID; empty when legal.
+        Raises :class:`ImpossibleState` for an unchecked bad snapshot."""
+        return self._violations(self.checked(state), action)
 
-    def apply(self, state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, list[dict]]:
-        """Apply a legal action; return ``(new_state, events)``.  Raises :class:`IllegalAction`."""
-        raise NotImplementedError
+    def apply(self, state: dict[str, Any], action: dict[str, Any]
+              ) -> tuple[CheckedState, list[dict]]:
+        """Apply a legal action to one working copy of ``state`` (the input is never
+        changed); return ``(new_state, events)``.  Events holding a card some seats may not
+        see carry ``visible_to``.  Raises :class:`IllegalAction` with every violation,
+        :class:`ImpossibleState` for an unchecked bad snapshot."""
+        state = self.checked(state)
+        work = CheckedState(self._working_copy(state))
+        return work, self.play_in_place(work, action)
+
+    def play_in_place(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
+        """The unchecked inner step: judge ``action`` against ``state`` (trusted, not checked)
+        and apply it to ``state`` itself; return the events.  For a caller that owns its state
+        and plays many actions on it (the All Fours trick-sheet replay).  Raises
+        :class:`IllegalAction`."""
+        found = self._violations(state, action)
+        if found:
+            raise IllegalAction(found)
+        return self._play(state, action)
 
     def score(self, state: dict[str, Any]) -> dict[str, Any]:
         """Score so far: at least ``points`` (this hand/round, per side or player), ``totals``
         (the match so far) and ``winner`` (side/player or ``None``)."""
-        raise NotImplementedError
+        return self._score(self.checked(state))
 
     def is_over(self, state: dict[str, Any]) -> bool:
         """True when the game (the whole match to its target) has ended."""
-        raise NotImplementedError
+        return self._is_over(self.checked(state))
 
     def to_move(self, state: dict[str, Any]) -> list[str]:
         """Players who may act now (several in an open window)."""
-        raise NotImplementedError
+        return self._to_move(self.checked(state))
 
     def view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         """What ``viewer`` may see: a player's seat view, ``PUBLIC`` or ``REFEREE``.  A seat view
         never holds a card that seat may not see; the referee view is the whole state."""
+        return self._view(self.checked(state), viewer)
+
+    def hidden_places(self, state: dict[str, Any], viewer: str | None
+                      ) -> Iterator[tuple[Any, tuple]]:
+        """The places of ``state`` that ``viewer`` may not see, as ``(pool, path)``: ``path``
+        the keys from the state's root to a card (``("hands", "ana", 2)``), ``pool`` the
+        group whose cards it could be exchanged with without any view changing (a deck, a
+        base).  The conformance suite scrambles them and asserts no view changes."""
+        return iter(())
+
+    def repair_hidden(self, before: dict[str, Any], after: dict[str, Any]) -> None:
+        """Bring fields no view shows in line after hidden cards were exchanged (default:
+        nothing to do)."""
+
+    def conserved(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What no action changes (e.g. the cards in play, the coins), compared by the
+        conformance suite before and after every action; default nothing."""
+        return {}
+
+    # --- the hooks: each trusts a checked state --------------------------------------------
+    def _setup(self, body: dict[str, Any], seed: int | str | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _check_snapshot(self, state: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _legal_actions(self, state: dict[str, Any], player: str | None) -> list[dict]:
+        raise NotImplementedError
+
+    def _violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
+        raise NotImplementedError
+
+    def _working_copy(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The copy ``apply`` changes: by default a JSON-structure copy of the whole state
+        (games override it to share what an action never changes)."""
+        return json_copy(state)
+
+    def _play(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
+        raise NotImplementedError
+
+    def _score(self, state: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _is_over(self, state: dict[str, Any]) -> bool:
+        raise NotImplementedError
+
+    def _to_move(self, state: dict[str, Any]) -> list[str]:
+        raise NotImplementedError
+
+    def _view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         raise NotImplementedError
 
     # --- shared helpers ------------------------------------------------------------------
@@ -268,3 +378,8 @@ class Problems:
         """Raise ``cls`` with every recorded violation, if there is any."""
         if self.items:
             raise cls(self.items)
+
+
+def each_card(cards: list, *prefix: Any) -> Iterator[tuple[str, tuple]]:
+    """``("cards", (*prefix, i))`` for each index of ``cards``: hidden places of one pool."""
+    return (("cards", (*prefix, i)) for i in range(len(cards)))

@@ -53,7 +53,7 @@ class TrickSchema(Schema):
 
 
 class StateSchema(Schema):
-    """An All Fours snapshot as returned by setup/apply (types only: ``check_state`` decides
+    """An All Fours snapshot as returned by setup/apply (types only: ``check_snapshot`` decides
     whether it is possible)."""
 
     game = fields.String(validate=validate.Equal("all-fours"))

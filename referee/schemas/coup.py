@@ -75,7 +75,7 @@ class LossSchema(Schema):
 
 
 class StateSchema(Schema):
-    """A Coup snapshot as returned by setup/apply (types only: ``check_state`` decides whether
+    """A Coup snapshot as returned by setup/apply (types only: ``check_snapshot`` decides whether
     it is possible)."""
 
     game = fields.String(required=True, validate=validate.Equal("coup"))

@@ -52,7 +52,7 @@ class SetupSchema(Schema):
 
 
 class StateSchema(Schema):
-    """A Gnoming snapshot as returned by setup/apply (types only; ``check_state`` decides
+    """A Gnoming snapshot as returned by setup/apply (types only; ``check_snapshot`` decides
     whether it is possible — see ``referee/games/gnoming/snapshot.py``)."""
 
     game = fields.String(required=True, validate=validate.Equal("gnoming"))

@@ -69,7 +69,7 @@ class TurnSchema(Schema):
 
 
 class StateSchema(Schema):
-    """A Spy snapshot as returned by setup/apply (types only; ``check_state`` decides whether
+    """A Spy snapshot as returned by setup/apply (types only; ``check_snapshot`` decides whether
     it is possible — see ``referee/games/spy/snapshot.py``)."""
 
     game = fields.String(required=True, validate=validate.Equal("spy"))

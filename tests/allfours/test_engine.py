@@ -54,7 +54,7 @@ def test_af_b3_running_the_pack_repeats_on_the_same_suit():
     assert state["score"] == {"A": 2, "B": 0}
     assert len(state["stock"]) == 52 - 4 * 12 - 3
     assert state["phase"] == "play"
-    ENGINE.check_state(state)  # the snapshot stays consistent
+    ENGINE.check_snapshot(state)  # the snapshot stays consistent
 
 
 def test_af_b3_run_deals_three_each_starting_on_the_dealers_right():
@@ -74,7 +74,7 @@ def test_af_b4_pack_runs_out_same_dealer_deals_again_keeping_kick_points():
     assert {p: len(h) for p, h in state["hands"].items()} == {p: 6 for p in FOUR}
     from referee.games.allfours.rules import kick_points
     assert state["score"]["A"] == 6 + kick_points(state["kicks"][0])
-    ENGINE.check_state(state)
+    ENGINE.check_snapshot(state)
 
 
 def _play_out(state):
@@ -168,7 +168,7 @@ def test_af_p6_an_opponent_calls_an_exposed_card_which_must_then_be_played():
     assert state["tricks"][0]["cards"] == ["5H", "QH"] and state["tricks"][0]["winner"] == "ben"
     # the called card had already left ben's hand when it was exposed: 6 - 1 played = 5 left
     assert len(state["hands"]["ben"]) == 5 and state["exposed"]["ben"] == []
-    ENGINE.check_state(state)
+    ENGINE.check_snapshot(state)
 
 
 def test_af_p6_an_owner_playing_his_own_exposed_card_keeps_the_hand_size_right():
@@ -176,7 +176,7 @@ def test_af_p6_an_owner_playing_his_own_exposed_card_keeps_the_hand_size_right()
     state = act(state, type="expose", player="ana", card="KH")
     state = act(state, type="play", player="ana", card="KH")
     assert len(state["hands"]["ana"]) == 5 and state["exposed"]["ana"] == []
-    ENGINE.check_state(state)
+    ENGINE.check_snapshot(state)
 
 
 def test_af_d1_table_mode_refuses_a_card_already_seen():
@@ -200,4 +200,4 @@ def test_af_i2_a_misdeal_is_a_redeal_by_the_same_dealer_keeping_the_point():
     state = act(_table(["ana", "ben"], "ben", "2S"), type="misdeal", player="ana")
     assert state["score"] == {"ana": 1, "ben": 0} and state["redeals"] == 1
     assert state["phase"] == "deal" and state["next_dealer"] == "ben"
-    ENGINE.check_state(state)
+    ENGINE.check_snapshot(state)

@@ -1,7 +1,7 @@
 """Random All Fours games driven by legal_actions (seeded, bounded).
 
 For every step: each listed action is accepted; a sample of unlisted plays is refused with a
-rule ID; the snapshot stays possible (check_state: 52 cards, hand sizes); every game ends with a
+rule ID; the snapshot stays possible (check_snapshot: 52 cards, hand sizes); every game ends with a
 side at the target (AF-S6) or a game-losing renege (AF-I1).
 """
 import random
@@ -32,7 +32,7 @@ def _play_game(rng, players, mode, target):
         if action["type"] == "misdeal" and rng.random() < 0.9:
             action = next(a for a in legal if a["type"] != "misdeal")
         state, _ = ENGINE.apply(state, action)
-        ENGINE.check_state(state)
+        ENGINE.check_snapshot(state)
     return state
 
 

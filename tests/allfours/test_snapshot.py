@@ -19,7 +19,7 @@ def _two_player_play():
 
 def _problem_fields(state):
     with pytest.raises(ImpossibleState) as err:
-        ENGINE.check_state(state)
+        ENGINE.check_snapshot(state)
     return {v.field for v in err.value.violations}, {v.rule for v in err.value.violations}
 
 
@@ -103,7 +103,7 @@ def _table_after_renege():
 
 def test_af_i1_table_claims_and_reneges_must_be_those_the_tricks_imply():
     state = _table_after_renege()
-    ENGINE.check_state(state)
+    ENGINE.check_snapshot(state)
     dropped = copy.deepcopy(state)
     dropped["claims"], dropped["reneges"] = [], []
     assert _problem_fields(dropped)[0] == {"state.claims", "state.reneges"}

@@ -85,7 +85,7 @@ def new_game():
         for player, amount in (coins or {}).items():
             state["treasury"] -= amount - state["coins"][player]
             state["coins"][player] = amount
-        ENGINE.check_state(state)
+        ENGINE.check_snapshot(state)
         return Game(state)
     return make
 

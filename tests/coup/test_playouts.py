@@ -3,7 +3,7 @@ exchangers, every option, digital and table mode).
 
 Every listed action is accepted; a sample of unlisted actions (wrong player, wrong or missing
 target, a card not held, a claim of an absent character…) is refused with a COUP rule ID;
-coins (COUP-S7) and cards (COUP-S3) are conserved after every step (``check_state``); every
+coins (COUP-S7) and cards (COUP-S3) are conserved after every step (``check_snapshot``); every
 game ends with exactly one winner (COUP-E1).  1200 games, bounded: well under a minute.
 """
 from __future__ import annotations
@@ -88,7 +88,7 @@ def _play_one(number: int) -> int:
             choices = legal
         action = rng.choice(choices)
         state, events = ENGINE.apply(state, action)
-        ENGINE.check_state(state)  # S3, S7, hand sizes, the turn record
+        ENGINE.check_snapshot(state)  # S3, S7, hand sizes, the turn record
         assert sum(state["coins"].values()) + state["treasury"] == TREASURY_VALUE
         assert _total_cards(state) == deck
         assert all(e.get("visible_to") is None or isinstance(e["visible_to"], list)

@@ -1,4 +1,4 @@
-"""check_state: impossible snapshots are refused naming the field (COUP-S2, S3, S4, S5, S7, L2,
+"""check_snapshot: impossible snapshots are refused naming the field (COUP-S2, S3, S4, S5, S7, L2,
 E1, W1, W2), and junk of any shape raises ImpossibleState, never a KeyError/TypeError."""
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ HANDS = {"A": ["assassin", "duchess"], "B": ["captain", "countess"],
 
 def _rules(state) -> set[str]:
     with pytest.raises(ImpossibleState) as error:
-        ENGINE.check_state(state)
+        ENGINE.check_snapshot(state)
     return {v.rule for v in error.value.violations}
 
 
 def _fields(state) -> set[str]:
     with pytest.raises(ImpossibleState) as error:
-        ENGINE.check_state(state)
+        ENGINE.check_snapshot(state)
     return {v.field for v in error.value.violations}
 
 
@@ -93,14 +93,14 @@ def test_coup_w2_a_pending_loss_no_turn_can_produce_is_refused(new_game):
     assert _rules(income) == {"COUP-W2"}
     game = new_game(HANDS).do("tax", "A").do("challenge", "B").do("prove", "A")
     assert game.state["loss"] == {"player": "B", "rule": "COUP-C4"}
-    ENGINE.check_state(game.state)
+    ENGINE.check_snapshot(game.state)
     for loss in ({"player": "A", "rule": "COUP-C4"}, {"player": "A", "rule": "COUP-C3"}):
         state = copy.deepcopy(game.state)              # A proved the claim: A loses nothing
         state["loss"] = loss
         assert _rules(state) == {"COUP-W2"}, loss
     state = copy.deepcopy(game.state)                  # C might have been the challenger
     state["loss"] = {"player": "C", "rule": "COUP-C4"}
-    ENGINE.check_state(state)
+    ENGINE.check_snapshot(state)
 
 
 def test_coup_w1_an_open_window_everyone_passed_is_refused(new_game):
@@ -112,7 +112,7 @@ def test_coup_w1_an_open_window_everyone_passed_is_refused(new_game):
 
 def test_check_state_accepts_every_state_the_engine_makes(new_game):
     game = new_game(HANDS).do("tax", "A").do("challenge", "B")
-    ENGINE.check_state(game.state)
+    ENGINE.check_snapshot(game.state)
     assert game.turn["stage"] == "action_proof"
 
 
@@ -181,7 +181,7 @@ def test_junk_anywhere_in_a_snapshot_raises_impossible_state_never_a_crash(new_g
             for junk in rng.sample(JUNK, 6) + ([_DELETE] if path else []):
                 bad = _replaced(state, path, junk)
                 try:
-                    ENGINE.check_state(bad)
+                    ENGINE.check_snapshot(bad)
                 except ImpossibleState as error:
                     assert error.violations and all(v.rule.startswith(("COUP-", "OPTIONS"))
                                                      for v in error.violations)
@@ -222,5 +222,5 @@ def test_coup_t2_no_player_can_hold_more_than_twelve_coins():
     state["treasury"] = 10
     state["coins"]["a"] = 54 - 10 - state["coins"]["b"] - state["coins"]["c"]
     with pytest.raises(ImpossibleState) as err:
-        ENGINE.check_state(state)
+        ENGINE.check_snapshot(state)
     assert ("COUP-T2", "state.coins.a") in {(v.rule, v.field) for v in err.value.violations}

@@ -95,7 +95,7 @@ def test_coup_x2_coins_obey_s7_at_a_table_too():
     state = _table({"A": [U, U], "B": [U, U], "C": [U, U]}, [U] * 9)
     state["coins"]["A"] = 5
     with pytest.raises(ImpossibleState) as error:
-        ENGINE.check_state(state)
+        ENGINE.check_snapshot(state)
     assert {v.rule for v in error.value.violations} == {"COUP-S7"}
 
 

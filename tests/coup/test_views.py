@@ -53,7 +53,7 @@ def _swapped(state: dict, first: tuple, second: tuple) -> dict | None:
         return None
     a_holder[a_key], b_holder[b_key] = b_holder[b_key], a_holder[a_key]
     try:
-        ENGINE.check_state(new)
+        ENGINE.check_snapshot(new)
     except ImpossibleState:
         return None
     return new
@@ -139,7 +139,7 @@ def test_coup_v1_a_seat_cannot_be_named_as_the_referee_viewer(new_game, client):
     for key in ("coins", "hands", "revealed"):
         renamed[key] = {REFEREE if p == "B" else p: v for p, v in renamed[key].items()}
     with pytest.raises(ImpossibleState) as refused:
-        ENGINE.check_state(renamed)
+        ENGINE.check_snapshot(renamed)
     assert {v.field for v in refused.value.violations} == {"state.players"}
     response = client.post("/v1/matches", json={"game": "coup",
                                                 "players": ["A", REFEREE, "C"]})

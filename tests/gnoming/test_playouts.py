@@ -17,7 +17,7 @@ import pytest
 from referee.games.base import UNKNOWN, IllegalAction
 from referee.games.gnoming.cards import DECK_COUNTS, DECK_SIZE
 from referee.games.gnoming.engine import ENGINE
-from referee.games.gnoming.play import json_copy
+from referee.games.common.jsoncopy import json_copy
 
 NAMES = ["ana", "ben", "cy", "dee", "eve", "fay", "gus"]
 MAX_STEPS_PER_ROUND = 3000

@@ -1,4 +1,4 @@
-"""check_state and violations survive any JSON: a submitted snapshot or action of any shape is
+"""check_snapshot and violations survive any JSON: a submitted snapshot or action of any shape is
 answered with ImpossibleState / Violations naming the field, never a KeyError or TypeError
 (which the API would turn into a 500).  Hypothesis runs derandomized with a fixed budget."""
 import random
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from referee.games.base import PUBLIC, IllegalAction, ImpossibleState
 from referee.games.gnoming.engine import ENGINE
-from referee.games.gnoming.play import json_copy
+from referee.games.common.jsoncopy import json_copy
 from tests.gnoming.deals import THREE, act, corners, flip_all, setup
 from tests.gnoming.test_turns import LAYOUTS, about_to_go_out
 
@@ -65,7 +65,7 @@ def _mutate(data, state):
 def test_gn_check_state_answers_any_corruption_with_impossible_state(data):
     state = _mutate(data, data.draw(st.sampled_from(STATES)))
     try:
-        ENGINE.check_state(state)
+        ENGINE.check_snapshot(state)
     except ImpossibleState as exc:
         # rule "OPTIONS" comes from the shared option check (base.resolve_options)
         assert exc.violations and all((v.rule.startswith("GN-") or v.rule == "OPTIONS")
@@ -99,7 +99,7 @@ def test_gn_any_action_shape_gets_violations_or_applies(state, action):
         with pytest.raises(IllegalAction):
             ENGINE.apply(state, action)
     else:
-        ENGINE.check_state(ENGINE.apply(state, action)[0])
+        ENGINE.check_snapshot(ENGINE.apply(state, action)[0])
 
 
 @pytest.mark.parametrize("action, rule, field", [
@@ -121,7 +121,7 @@ def test_gn_malformed_actions_are_violations_naming_the_field(action, rule, fiel
 
 def _impossible(state):
     with pytest.raises(ImpossibleState) as info:
-        ENGINE.check_state(state)
+        ENGINE.check_snapshot(state)
     return {(v.rule, v.field) for v in info.value.violations}
 
 

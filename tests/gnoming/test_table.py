@@ -94,7 +94,7 @@ def test_gn_d5_x1_a_reshuffled_table_draw_pile_holds_known_cards():
     below = [c for c in pool.elements() if c not in ("H", "-4")][:len(state["draw_pile"])]
     state["discard_piles"][0] = below + state["discard_piles"][0]
     state["draw_pile"] = []
-    ENGINE.check_state(state)
+    ENGINE.check_snapshot(state)
     # every -4 is still unseen but none is in the reshuffled pile
     assert broken(state, type="draw", player="ana", source="draw_pile", card="-4") == {"GN-X1"}
     state = act(state, type="draw", player="ana", source="draw_pile", card=below[0])
@@ -106,7 +106,7 @@ def test_gn_e1_e2_x1_table_round_end_waits_for_every_face_down_card_then_scores(
     state = playing()
     ana = [["4", "5", "6"], ["7", "8", "3"], ["-1", "-2", UNKNOWN]]
     state["layouts"]["ana"] = [[{"card": c, "up": c != UNKNOWN} for c in row] for row in ana]
-    ENGINE.check_state(state)
+    ENGINE.check_snapshot(state)
     state = act(state, type="draw", player="ana", source="draw_pile", card="-3")
     state = act(state, type="place", player="ana", position=[2, 2], card="5")
     state = act(state, type="discard", player="ana", pile=0)

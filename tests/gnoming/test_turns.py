@@ -217,7 +217,7 @@ def test_gn_d3_a_hazard_never_turns_up_a_players_last_face_down_card():
     state = started(draw_top=("H",))
     for r, c in [(0, 1), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1)]:  # ben: only (2,2) face down
         state["layouts"]["ben"][r][c]["up"] = True
-    ENGINE.check_state(state)
+    ENGINE.check_snapshot(state)
     state = act(state, type="draw", player="ana", source="draw_pile")
     state = act(state, type="discard", player="ana")
     assert state["flips_due"] == {"ana": 0, "ben": 0, "cy": 1}
@@ -240,7 +240,7 @@ def test_gn_d5_an_empty_draw_pile_is_remade_from_the_discard_piles_but_their_top
     state["removed"] = [c for c in rest if c == "H"]
     state["discard_piles"] = [[c for c in rest if c != "H"] + ["7"], ["8"]]
     state["draw_pile"] = []
-    ENGINE.check_state(state)
+    ENGINE.check_snapshot(state)
     below = len(state["discard_piles"][0]) - 1
     state, events = act_events(state, type="draw", player="ana", source="draw_pile")
     assert state["discard_piles"] == [["7"], ["8"]]
@@ -261,7 +261,7 @@ def about_to_go_out(**options):
     for r in range(3):
         for c in range(3):
             state["layouts"]["ana"][r][c]["up"] = (r, c) != (2, 2)
-    ENGINE.check_state(state)
+    ENGINE.check_snapshot(state)
     return state
 
 

@@ -163,7 +163,7 @@ def _accepted(game: str, before: dict, after: dict) -> bool:
     """Repair what no view shows, then ask the game's state check."""
     REPAIR.get(game, lambda _before, _after: None)(before, after)
     try:
-        GAMES[game].engine.check_state(after)
+        GAMES[game].engine.check_snapshot(after)
     except ImpossibleState:
         return False
     return True

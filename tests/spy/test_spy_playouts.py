@@ -54,7 +54,7 @@ def check_step(rng: random.Random, step: Step, number: int) -> None:
         assert action_violations(state, action) == [], action
     if number % 6 == 0:
         for action in listed:
-            ENGINE.check_state(ENGINE.apply(state, action)[0])
+            ENGINE.check_snapshot(ENGINE.apply(state, action)[0])
     others = [a for a in other_actions(state) if a not in listed]
     for action in rng.sample(others, 4):
         found = action_violations(state, action)
@@ -72,7 +72,7 @@ def test_random_games_end_with_one_winner_spy_e2(mode, chunk):
         for number, step in enumerate(play(seed, mode)):
             check_step(rng, step, number)
         final = step.new
-        ENGINE.check_state(final)
+        ENGINE.check_snapshot(final)
         left = [p for p in final["players"] if p not in final["eliminated"]]
         score = ENGINE.score(final)
         assert len(left) == 1 and final["winner"] == left[0] == score["winner"]

@@ -28,14 +28,14 @@ def played() -> dict:
 
 def problems(state: dict) -> set[tuple[str, str]]:
     with pytest.raises(ImpossibleState) as error:
-        ENGINE.check_state(state)
+        ENGINE.check_snapshot(state)
     return {(v.rule, v.field) for v in error.value.violations}
 
 
 def test_states_reached_by_play_are_possible():
     for state in (played(), ENGINE.setup({"players": ["A", "B", "C", "D"]}, seed=9),
                   start(BASES, mode="table").do("spy", "A", target="B").state):
-        assert ENGINE.check_state(state) is None
+        assert ENGINE.check_snapshot(state) is None
 
 
 def test_a_card_twice_or_a_wrong_base_size_spy_c1_s1():
@@ -126,7 +126,7 @@ PATHS = [(i, p) for i, s in enumerate(STATES) for p in paths(s) if p and p[0] !=
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(PATHS), JSON, st.booleans(), JSON)
 def test_any_corrupted_state_or_action_is_refused_never_a_crash(where, value, delete, action):
-    """Replace (or delete) any one field of a state with any JSON: check_state passes or raises
+    """Replace (or delete) any one field of a state with any JSON: check_snapshot passes or raises
     ImpossibleState; a state it passes never makes another engine method crash."""
     index, path = where
     state = copy.deepcopy(STATES[index])
@@ -138,7 +138,7 @@ def test_any_corrupted_state_or_action_is_refused_never_a_crash(where, value, de
     else:
         holder[path[-1]] = value
     try:
-        ENGINE.check_state(state)
+        ENGINE.check_snapshot(state)
     except ImpossibleState as error:
         assert error.violations and all(v.field for v in error.violations)
         return

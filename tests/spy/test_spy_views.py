@@ -87,7 +87,7 @@ def test_views_do_not_depend_on_hidden_cards_spy_s2():
                     other["bases"] = {**state["bases"], owner: {**b, "cards": list(b["cards"])}}
                     cards = other["bases"][owner]["cards"]
                     cards[i], cards[j] = cards[j], cards[i]
-                    ENGINE.check_state(other)
+                    ENGINE.check_snapshot(other)
                     for viewer in [p for p in state["players"] if p != owner] + [PUBLIC]:
                         assert ENGINE.view(other, viewer) == ENGINE.view(state, viewer)
                         if viewer is not PUBLIC:

@@ -1,4 +1,4 @@
-"""Does a submitted All Fours snapshot hang together?  The flow checks of ``check_state``.
+"""Does a submitted All Fours snapshot hang together?  The flow checks of ``check_snapshot``.
 
 ``snapshot.py`` checks the cards; this module checks everything a tampered snapshot could
 otherwise slip past the referee: the score against the target and the winner (AF-S6), the

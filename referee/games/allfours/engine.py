@@ -10,14 +10,13 @@ State (a JSON-compatible dict; see ``snapshot.py`` for the checks a submitted on
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from referee.games.allfours import dealing, judge, snapshot, views
 from referee.games.allfours.play import next_to_play, play_card
 from referee.games.allfours.rules import default_sides, player_right_of, side_of
-from referee.games.base import (UNKNOWN, Engine, IllegalAction, InvalidSetup, OptionSpec,
-                                Problems, event)
+from referee.games.base import (UNKNOWN, Engine, InvalidSetup, OptionSpec, Problems, each_card,
+                                event)
 from referee.games.common.cards import PACK, suit_of
 
 
@@ -43,7 +42,7 @@ class AllFours(Engine):
         "undertrump": OptionSpec(True, "bool", "AF-P4", "Whether undertrumping is allowed."),
     }
 
-    def setup(self, body: dict[str, Any], seed: int | str) -> dict[str, Any]:
+    def _setup(self, body: dict[str, Any], seed: int | str) -> dict[str, Any]:
         """Start a game (AF-D1…D3, AF-K1).  ``body``: ``players`` (2 or 4, play order),
         ``dealer`` (default the first player), ``options``, ``mode``, ``sides`` (optional),
         and either ``deal`` (``hands`` of 6 and ``stock`` top first, digital) or nothing (the
@@ -85,11 +84,11 @@ class AllFours(Engine):
             dealing.start_hand(state, dealer)
         return state
 
-    def check_state(self, state: dict[str, Any]) -> None:
+    def _check_snapshot(self, state: dict[str, Any]) -> None:
         """Raise ``ImpossibleState`` for a snapshot no legal game reaches (``snapshot.py``)."""
         snapshot.check(self, state)
 
-    def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[dict]:
+    def _legal_actions(self, state: dict[str, Any], player: str | None) -> list[dict]:
         """Every legal action now, of ``player`` or of everyone."""
         who = [player] if player is not None else state["players"]
         out = []
@@ -125,33 +124,29 @@ class AllFours(Engine):
                     for c in state["exposed"][owner]]
         return out
 
-    def violations(self, state, action):
+    def _violations(self, state, action):
         """Every rule ``action`` breaks (``judge.py``); empty when legal."""
         return judge.violations(state, action)
 
-    def apply(self, state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, list[dict]]:
-        """Apply a legal action; raise :class:`IllegalAction` with every violation otherwise."""
-        found = judge.violations(state, action)
-        if found:
-            raise IllegalAction(found)
-        state = copy.deepcopy(state)
+    def _play(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
+        """Apply a legal action in place; return the events (AF-D*, AF-B*, AF-P*, AF-I2)."""
         kind, player = action["type"], action["player"]
         if kind == "deal":
-            return state, dealing.start_hand(state, player, kick=action.get("kick"))
+            return dealing.start_hand(state, player, kick=action.get("kick"))
         if kind == "stand":
             state.update(beg="stand", phase="play")
-            return state, [event("stand", player=player)]
+            return [event("stand", player=player)]
         if kind == "beg":
             state.update(beg="begged", phase="answer")
-            return state, [event("beg", player=player)]
+            return [event("beg", player=player)]
         if kind == "give_one":
             state.update(beg="give_one", phase="play")
             beggar = player_right_of(state["players"], state["dealer"])
             events = [event("give_one", player=player)]
-            return state, events + dealing.award(state, "give_one",
-                                                 side_of(state["sides"], beggar), 1)
+            return events + dealing.award(state, "give_one",
+                                          side_of(state["sides"], beggar), 1)
         if kind == "run_pack":
-            return state, dealing.run_the_pack(state, action.get("kicks"))
+            return dealing.run_the_pack(state, action.get("kicks"))
         if kind == "misdeal":  # AF-I2
             other = next(s for s in state["sides"] if s != side_of(state["sides"],
                                                                    state["dealer"]))
@@ -159,29 +154,29 @@ class AllFours(Engine):
             if state["phase"] != "game_over":  # the same dealer deals again
                 state.update(phase="deal", next_dealer=state["dealer"],
                              redeals=state["redeals"] + 1)
-            return state, events
+            return events
         if kind == "expose":
             hand = state["hands"][player]
             hand.remove(action["card"] if action["card"] in hand else UNKNOWN)
             state["exposed"][player].append(action["card"])
-            return state, [event("expose", player=player, card=action["card"])]
+            return [event("expose", player=player, card=action["card"])]
         if kind == "call":
             owner = next_to_play(state)
-            return state, play_card(state, owner, action["card"], called_by=player)
-        return state, play_card(state, player, action["card"])
+            return play_card(state, owner, action["card"], called_by=player)
+        return play_card(state, player, action["card"])
 
-    def score(self, state: dict[str, Any]) -> dict[str, Any]:
+    def _score(self, state: dict[str, Any]) -> dict[str, Any]:
         """``{"points": this hand's points per side, "totals": the match score, "winner",
         "last_hand": High/Low/Jack/Game of the last scored hand or null}``."""
         return {"points": dict(state["hand_points"]), "totals": dict(state["score"]),
                 "winner": state["winner"], "target": state["options"]["target"],
                 "last_hand": state.get("last_hand")}
 
-    def is_over(self, state):
+    def _is_over(self, state):
         """True once a side has won (AF-S6, AF-I1)."""
         return state["phase"] == "game_over"
 
-    def to_move(self, state):
+    def _to_move(self, state):
         """Players who may act now."""
         phase = state["phase"]
         if phase == "game_over":
@@ -194,9 +189,23 @@ class AllFours(Engine):
             return [state["dealer"]]
         return [next_to_play(state)]
 
-    def view(self, state, viewer):
+    def _view(self, state, viewer):
         """Seat, public or referee view (``views.py``)."""
         return views.view(self, state, viewer)
+
+    def hidden_places(self, state: dict[str, Any], viewer: str | None):
+        """Other players' hands and the stock (AF views show other hands only as counts)."""
+        for player, hand in state["hands"].items():
+            if player != viewer:
+                yield from each_card(hand, "hands", player)
+        yield from each_card(state["stock"], "stock")
+
+    def repair_hidden(self, before: dict[str, Any], after: dict[str, Any]) -> None:
+        """Keep ``dealt`` (never shown until the hand is scored) consistent with exchanged
+        hands: each player was dealt what they now hold plus what they played (AF-S1)."""
+        for player, hand in after["hands"].items():
+            played = [c for c in before["dealt"][player] if c not in before["hands"][player]]
+            after["dealt"][player] = list(hand) + played
 
 
 def dealing_placeholders(players, sides) -> dict[str, Any]:

@@ -89,10 +89,10 @@ def _replay(engine, sheet, sides, options, tricks) -> dict[str, Any]:
     for trick in tricks:
         actions += [{"type": "play", "player": p, "card": c}
                     for p, c in zip(trick["players"], trick["cards"])]
-    for action in actions:
+    for action in actions:  # one working state, the unchecked inner step (judged, no copy)
         if engine.is_over(state):
             break
-        state, _ = engine.apply(state, action)
+        engine.play_in_place(state, action)
     return state
 
 

@@ -7,7 +7,6 @@ B2…), then the action's own rules.  ``legal_actions`` lists every legal action
 """
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable
 
 from referee.games.base import Problems, Violation
@@ -169,12 +168,12 @@ def violations(state: dict[str, Any], action: Any) -> list[Violation]:
     return problems.items
 
 
-def play(state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, list[dict]]:
-    """Apply a legal action to a copy of ``state``; return ``(new state, events)``."""
-    new = copy.deepcopy(state)
+def play(new: dict[str, Any], action: dict[str, Any]) -> list[dict]:
+    """Apply a legal action to ``new`` (the caller's working copy) in place; return the
+    events."""
     events: list[dict] = []
     RULES[action["type"]][1](new, action, events)
-    return new, events
+    return events
 
 
 def legal_actions(state: dict[str, Any]) -> list[dict[str, Any]]:

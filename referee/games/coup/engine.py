@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import (Engine, IllegalAction, InvalidSetup, OptionSpec, Violation)
+from referee.games.base import Engine, InvalidSetup, OptionSpec, Violation, each_card
 from referee.games.coup import actions
 from referee.games.coup.cards import EXCHANGERS
 from referee.games.coup.setup import setup_game
@@ -55,7 +55,7 @@ class CoupEngine(Engine):
                                     "first (reformation).", choices=("seed", "reformation")),
     }
 
-    def setup(self, body: dict[str, Any], seed: int | str) -> dict[str, Any]:
+    def _setup(self, body: dict[str, Any], seed: int | str) -> dict[str, Any]:
         """Start a game (COUP-S1–S8): ``body`` = ``{"players", "options", "mode", "deal"?}``,
         ``seed`` drives the deal and every later court shuffle.  Raises :class:`InvalidSetup`."""
         if not isinstance(body, dict):
@@ -69,53 +69,72 @@ class CoupEngine(Engine):
             raise InvalidSetup(Violation("COUP-S2", "options must be an object.", "options"))
         return setup_game(body, self.resolve_options(options), 0 if seed is None else seed)
 
-    def check_state(self, state: dict[str, Any]) -> None:
+    def _check_snapshot(self, state: dict[str, Any]) -> None:
         """Raise :class:`ImpossibleState` naming every problem of a snapshot (types, S2, S3,
         S4, S5, S7, L2, E1, the turn record)."""
         check_snapshot(state, self.resolve_options)
 
-    def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[dict]:
+    def _legal_actions(self, state: dict[str, Any], player: str | None) -> list[dict]:
         """Every legal action now: of ``player`` (``"host"`` for close_window) or, with
-        ``None``, of everyone.  Raises :class:`ImpossibleState` on a bad snapshot."""
-        self.check_state(state)
+        ``None``, of everyone."""
         listed = actions.legal_actions(state)
         if player is None:
             return listed
         return [a for a in listed if a["player"] == player]
 
-    def violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
+    def _violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
         """Every rule ``action`` breaks now, each with its rule ID; empty when legal."""
-        self.check_state(state)
         return actions.violations(state, action)
 
-    def apply(self, state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, list[dict]]:
-        """Apply ``action`` to a copy of ``state``: ``(new state, events)``.  Events holding a
-        card some seats may not see carry ``visible_to``.  Raises :class:`IllegalAction`."""
-        self.check_state(state)
-        problems = actions.violations(state, action)
-        if problems:
-            raise IllegalAction(problems)
+    def _play(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
+        """Apply a legal action in place (COUP-A*, W*, L*)."""
         return actions.play(state, action)
 
-    def score(self, state: dict[str, Any]) -> dict[str, Any]:
+    def _score(self, state: dict[str, Any]) -> dict[str, Any]:
         """``{"points": {player: influence left}, "totals": {player: coins}, "winner": player
         or None}`` (COUP-E1: the last player with influence wins)."""
         return {"points": {p: len(state["hands"][p]) for p in state["players"]},
                 "totals": dict(state["coins"]), "winner": state["winner"]}
 
-    def is_over(self, state: dict[str, Any]) -> bool:
+    def _is_over(self, state: dict[str, Any]) -> bool:
         """True when only one player has influence left (COUP-E1)."""
         return state["winner"] is not None
 
-    def to_move(self, state: dict[str, Any]) -> list[str]:
+    def _to_move(self, state: dict[str, Any]) -> list[str]:
         """Seats that may act now, in seat order (several in an open window; not the host)."""
         movers = {a["player"] for a in actions.legal_actions(state)}
         return [p for p in state["players"] if p in movers]
 
-    def view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    def _view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         """A seat's view, the public view (``None``) or the referee's (COUP-V1)."""
-        self.check_state(state)
-        return view_of(state, viewer, self.to_move(state), actions.awaiting(state))
+        return view_of(state, viewer, self._to_move(state), actions.awaiting(state))
+
+    def hidden_places(self, state: dict[str, Any], viewer: str | None):
+        """COUP-V1: other players' face-down influence, the court deck, other seats' 2-player
+        piles, an exchange's draw (but to the exchanger), an examined card (but to the
+        Inquisitor and its owner); all one pool (``"cards"``)."""
+        for player, hand in state["hands"].items():
+            if player != viewer:
+                yield from each_card(hand, "hands", player)
+        yield from each_card(state["court"], "court")
+        for player, pile in state["piles"].items():
+            if player != viewer:
+                yield from each_card(pile, "piles", player)
+        turn = state["turn"]
+        if viewer != turn["player"]:
+            yield from each_card(turn["drawn"], "turn", "drawn")
+        target = (turn["action"] or {}).get("target")
+        if turn["shown"] is not None and viewer not in (turn["player"], target):
+            yield "cards", ("turn", "shown")
+
+    def conserved(self, state: dict[str, Any]) -> dict[str, Any]:
+        """COUP-S7: 54 coins between the players and the treasury; COUP-S3: 15 cards in all
+        (hands, revealed, court, piles, an exchange's draw)."""
+        turn = state["turn"]
+        cards = sum(len(state[k][p]) for k in ("hands", "revealed") for p in state["players"])
+        cards += len(state["court"]) + sum(map(len, state["piles"].values()))
+        cards += len(turn.get("drawn") or [])
+        return {"coins": sum(state["coins"].values()) + state["treasury"], "cards": cards}
 
 
 ENGINE = CoupEngine()

@@ -3,13 +3,13 @@
 A golf-style game: each player builds a 3×3 layout; lowest total after the rounds wins.  The
 pieces live in their own modules: ``cards`` (the deck, GN-C1), ``setup`` (GN-S*), ``actions``
 (violations and legal actions), ``play`` (applying them, the end of turns and rounds),
-``scoring`` (GN-P*, GN-W1), ``table`` (GN-X1), ``views`` (GN-V1), ``snapshot`` (check_state).
+``scoring`` (GN-P*, GN-W1), ``table`` (GN-X1), ``views`` (GN-V1), ``snapshot`` (check_snapshot).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import Engine, IllegalAction, OptionSpec, Violation
+from referee.games.base import Engine, OptionSpec, Violation, each_card
 from referee.games.gnoming import actions, play, setup, snapshot, views
 from referee.games.gnoming.scoring import score_game, score_layout, score_round
 
@@ -33,36 +33,34 @@ class GnomingEngine(Engine):
                                     choices=("lowest", "not_lowest")),
     }
 
-    def setup(self, body: dict[str, Any], seed: int | str) -> dict[str, Any]:
+    def _setup(self, body: dict[str, Any], seed: int | str) -> dict[str, Any]:
         """Start a game (see ``setup``): body ``players``, ``options``, ``mode``, optional
         ``deal``.  Raises :class:`InvalidSetup` (GN-C1, C2, S1, S3, S4, X1)."""
         options = self.resolve_options(body.get("options"))
         return setup.new_game(body, options, seed)
 
-    def check_state(self, state: dict[str, Any]) -> None:
+    def _check_snapshot(self, state: dict[str, Any]) -> None:
         """Raise :class:`ImpossibleState` for a snapshot no legal game reaches (see
         ``snapshot``)."""
-        snapshot.check_state(state, self.resolve_options)
+        snapshot.check_snapshot(state, self.resolve_options)
 
-    def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[dict]:
+    def _legal_actions(self, state: dict[str, Any], player: str | None) -> list[dict]:
         """Every legal action now (table mode: one per card the turned-up card may be)."""
-        self.check_state(state)
         return actions.legal_actions(state, player)
 
-    def violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
+    def _violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
         """Every rule ``action`` breaks now, each with its rule ID; empty when legal."""
-        self.check_state(state)
         return actions.violations(state, action)
 
-    def apply(self, state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, list[dict]]:
-        """Apply a legal action; return ``(new_state, events)``.  Raises
-        :class:`IllegalAction` with every violation.  The input state is not changed."""
-        found = self.violations(state, action)
-        if found:
-            raise IllegalAction(found)
-        return play.apply_action(state, action)
+    def _working_copy(self, state: dict[str, Any]) -> dict[str, Any]:
+        """New layouts, piles and turn; finished rounds shared (never changed)."""
+        return play.copy_state(state)
 
-    def score(self, state: dict[str, Any]) -> dict[str, Any]:
+    def _play(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
+        """Apply a legal action in place (GN-D*, GN-E*, GN-P*)."""
+        return play.play(state, action)
+
+    def _score(self, state: dict[str, Any]) -> dict[str, Any]:
         """Score so far.
 
         Returns ``{"round": n, "points": {player: this round's score}, "provisional": bool,
@@ -73,7 +71,6 @@ class GnomingEngine(Engine):
         score (GN-P7 ±5 included) and ``winner`` the list of winners (GN-W1; several = a
         shared win).
         """
-        self.check_state(state)
         tie = state["options"]["out_first_tie"]
         history = state["history"]
         round_scores = [score_round(r["layouts"], r["went_out"], tie)["scores"] for r in history]
@@ -88,20 +85,34 @@ class GnomingEngine(Engine):
         return {"round": state["round"], "points": points, "provisional": True,
                 "totals": totals, "round_scores": round_scores, "winner": None}
 
-    def is_over(self, state: dict[str, Any]) -> bool:
+    def _is_over(self, state: dict[str, Any]) -> bool:
         """True once the last round is scored (GN-C3, GN-W1)."""
-        self.check_state(state)
         return state["phase"] == "over"
 
-    def to_move(self, state: dict[str, Any]) -> list[str]:
+    def _to_move(self, state: dict[str, Any]) -> list[str]:
         """Players who may act now: the turn's player, or everyone who owes a flip."""
-        self.check_state(state)
         return actions.to_move(state)
 
-    def view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    def _view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         """A seat, public or referee view (GN-V1, see ``views``)."""
-        self.check_state(state)
         return views.view(state, viewer)
+
+    def hidden_places(self, state: dict[str, Any], viewer: str | None):
+        """GN-V1: face-down layout cards (from everyone, owner included), the draw pile, the
+        discard piles but their tops, and a card drawn from the draw pile (but to its
+        drawer) until it is placed; all one pool."""
+        for player, grid in state["layouts"].items():
+            for r, row in enumerate(grid):
+                for c, cell in enumerate(row):
+                    if not cell["up"]:
+                        yield "cards", ("layouts", player, r, c, "card")
+        yield from each_card(state["draw_pile"], "draw_pile")
+        for j, pile in enumerate(state["discard_piles"]):
+            yield from each_card(pile[:-1], "discard_piles", j)
+        turn = state["turn"]
+        if (turn["holding"] is not None and turn["source"] == "draw_pile"
+                and not turn["filled"] and viewer != turn["player"]):
+            yield "cards", ("turn", "holding")
 
 
 ENGINE = GnomingEngine()

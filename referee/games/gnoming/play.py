@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import UNKNOWN, event
+from referee.games.common.jsoncopy import json_copy
 from referee.games.common.seats import next_seat
 from referee.games.common.shuffle import shuffled
 from referee.games.gnoming.actions import (
@@ -22,14 +23,6 @@ from referee.games.gnoming.table import reshuffle_source
 
 Events = list[dict[str, Any]]
 
-
-def json_copy(data: Any) -> Any:
-    """A deep copy of JSON-like data (dicts, lists, scalars): much faster than deepcopy."""
-    if type(data) is dict:
-        return {key: json_copy(value) for key, value in data.items()}
-    if type(data) is list:
-        return [json_copy(value) for value in data]
-    return data
 
 
 def copy_state(state: dict[str, Any]) -> dict[str, Any]:
@@ -45,12 +38,12 @@ def copy_state(state: dict[str, Any]) -> dict[str, Any]:
     return new
 
 
-def apply_action(state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, Events]:
-    """Return ``(new_state, events)`` for a legal ``action`` (checked by the caller)."""
-    new = copy_state(state)
+def play(new: dict[str, Any], action: dict[str, Any]) -> Events:
+    """Apply a legal ``action`` (judged by the caller) to ``new`` (a :func:`copy_state`) in
+    place; return the events."""
     events: Events = []
     HANDLERS[action["type"]](new, action, events)
-    return new, events
+    return events
 
 
 def _take_from_draw_pile(state: dict[str, Any], card: str | None) -> str:

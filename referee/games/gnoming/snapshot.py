@@ -1,4 +1,4 @@
-"""Checking a submitted Gnoming A Round snapshot: ``check_state``.
+"""Checking a submitted Gnoming A Round snapshot: ``check_snapshot``.
 
 The state (a JSON object; every key below is required):
 
@@ -44,7 +44,7 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def check_state(state: Any, resolve_options: Callable[[Any], dict]) -> None:
+def check_snapshot(state: Any, resolve_options: Callable[[Any], dict]) -> None:
     """Raise :class:`ImpossibleState` listing what makes ``state`` unreachable in a legal game
     (wrong types, cards not of the deck or more than it holds, 110 cards not accounted for,
     a phase its fields contradict...).  ``resolve_options`` is the engine's option check."""

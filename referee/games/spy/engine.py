@@ -23,12 +23,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import (Engine, IllegalAction, ImpossibleState, InvalidSetup,
-                                OptionSpec, Violation)
+from referee.games.base import Engine, ImpossibleState, InvalidSetup, OptionSpec, Violation
 from referee.games.spy.positions import MIRRORS
 from referee.games.spy.setup import GAME, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, new_state
 from referee.games.spy.snapshot import state_problems
-from referee.games.spy.turn import action_violations, apply_action, legal_turn_actions, to_move
+from referee.games.spy.turn import (action_violations, legal_turn_actions, play, to_move,
+                                    working_copy)
 from referee.games.spy.views import view_state
 
 
@@ -52,7 +52,7 @@ class SpyEngine(Engine):
                                    "the first seat)."),
     }
 
-    def setup(self, body: dict[str, Any], seed: int | str | None) -> dict[str, Any]:
+    def _setup(self, body: dict[str, Any], seed: int | str | None) -> dict[str, Any]:
         """Return the initial state for ``body`` (spy.md "Setup body"); bases absent from the
         body are dealt from ``seed`` (or ``body["seed"]``).  Raises :class:`InvalidSetup`
         (SPY-S1…S3, SPY-C3)."""
@@ -61,53 +61,58 @@ class SpyEngine(Engine):
         options = self.resolve_options(body.get("options"))
         return new_state(body, options, seed if seed is not None else body.get("seed"))
 
-    def check_state(self, state: dict[str, Any]) -> None:
+    def _check_snapshot(self, state: dict[str, Any]) -> None:
         """Raise :class:`ImpossibleState` listing every problem of a submitted snapshot."""
         state_problems(state, self.resolve_options).raise_as(ImpossibleState)
 
-    def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[dict]:
-        """Return every legal action now, of ``player`` or of everyone (``None``).  Moves are
-        listed once per legal number of steps; a table-mode defender's answers once per
-        answer (and card) that fits everything known.  Raises :class:`ImpossibleState`."""
-        self.check_state(state)
-        actions = legal_turn_actions(state)
-        return [a for a in actions if player is None or a["player"] == player]
+    def _legal_actions(self, state: dict[str, Any], player: str | None) -> list[dict]:
+        """Every legal action now, of ``player`` or of everyone (``None``).  Moves are listed
+        once per legal number of steps; a table-mode defender's answers once per answer (and
+        card) that fits everything known."""
+        return [a for a in legal_turn_actions(state) if player is None or a["player"] == player]
 
-    def violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
-        """Return every rule ``action`` breaks (SPY-T1…E2); empty when legal.  Raises
-        :class:`ImpossibleState` for a bad state."""
-        self.check_state(state)
+    def _violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
+        """Every rule ``action`` breaks (SPY-T1…E2); empty when legal."""
         return action_violations(state, action)
 
-    def apply(self, state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, list[dict]]:
-        """Return ``(new_state, events)``; raises :class:`IllegalAction` with every violation.
-        Private events (the card a digital-mode defender had spied on) carry ``visible_to``."""
-        found = self.violations(state, action)
-        if found:
-            raise IllegalAction(found)
-        return apply_action(state, action)
+    def _working_copy(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Everything new but the log's past events (shared, only appended to)."""
+        return working_copy(state)
 
-    def score(self, state: dict[str, Any]) -> dict[str, Any]:
-        """Return ``{"points", "totals"}`` = cards of each player exposed, and ``winner``."""
-        self.check_state(state)
+    def _play(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
+        """Apply a legal action in place.  Private events (the card a digital-mode defender
+        had spied on) carry ``visible_to``."""
+        return play(state, action)
+
+    def _score(self, state: dict[str, Any]) -> dict[str, Any]:
+        """``{"points", "totals"}`` = cards of each player exposed, ``winner``, ``eliminated``."""
         exposed = {p: len(state["bases"][p]["exposed"]) for p in state["players"]}
         return {"points": exposed, "totals": dict(exposed), "winner": state["winner"],
                 "eliminated": list(state["eliminated"])}
 
-    def is_over(self, state: dict[str, Any]) -> bool:
+    def _is_over(self, state: dict[str, Any]) -> bool:
         """True when one player is left (SPY-E2)."""
-        self.check_state(state)
         return state["winner"] is not None
 
-    def to_move(self, state: dict[str, Any]) -> list[str]:
-        """Return who may act now: the turn's player, or the defender owing an answer."""
-        self.check_state(state)
+    def _to_move(self, state: dict[str, Any]) -> list[str]:
+        """Who may act now: the turn's player, or the defender owing an answer."""
         return to_move(state)
 
-    def view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
-        """Return ``viewer``'s view (see :mod:`referee.games.spy.views`)."""
-        self.check_state(state)
+    def _view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """``viewer``'s view (see :mod:`referee.games.spy.views`)."""
         return view_state(state, viewer)
+
+    def hidden_places(self, state: dict[str, Any], viewer: str | None):
+        """SPY-S2: every unexposed card of another player's base (each base its own pool)."""
+        for player, base in state["bases"].items():
+            if player != viewer:
+                for position in range(len(base["cards"])):
+                    if position not in base["exposed"]:
+                        yield player, ("bases", player, "cards", position)
+
+    def conserved(self, state: dict[str, Any]) -> dict[str, Any]:
+        """SPY-S2: each base keeps its cards (only the Spy moves; cards are never taken)."""
+        return {p: sorted(map(str, b["cards"])) for p, b in state["bases"].items()}
 
 
 ENGINE = SpyEngine()

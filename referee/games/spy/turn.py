@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import Violation, event
+from referee.games.common.jsoncopy import json_copy
 from referee.games.common.seats import next_seat
 from referee.games.spy.answers import (answer_violations, faced_position, legal_answers,
                                        resolve_answer, spied_position, true_answer)
@@ -200,11 +201,17 @@ def legal_turn_actions(state: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 # --- applying -------------------------------------------------------------------------------
-def apply_action(state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, list[dict]]:
-    """Return ``(new state, events)`` for a legal ``action``; the input is not changed (the
-    log's past events are shared, never modified)."""
+def working_copy(state: dict[str, Any]) -> dict[str, Any]:
+    """The copy ``apply`` changes: every container new but the log's past events, which are
+    shared (never modified, only appended to)."""
     new = {key: json_copy(value) for key, value in state.items() if key != "log"}
     new["log"] = list(state["log"])
+    return new
+
+
+def play(new: dict[str, Any], action: dict[str, Any]) -> list[dict]:
+    """Apply a legal ``action`` to ``new`` (a :func:`working_copy`) in place; return the
+    events."""
     kind, player = action["type"], action["player"]
     turn, base = new["turn"], new["bases"][player]
     if kind == "turn_round":  # SPY-M4
@@ -225,16 +232,8 @@ def apply_action(state: dict[str, Any], action: dict[str, Any]) -> tuple[dict, l
     else:
         events = pass_turn(new)
     new["log"].extend(dict(e) for e in events if "visible_to" not in e)
-    return new, events
+    return events
 
-
-def json_copy(value: Any) -> Any:
-    """Return a deep copy of JSON-like data (dicts, lists, scalars), faster than deepcopy."""
-    if isinstance(value, dict):
-        return {key: json_copy(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [json_copy(item) for item in value]
-    return value
 
 
 def _move(state: dict[str, Any], player: str, steps: int) -> dict[str, Any]:

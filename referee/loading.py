@@ -1,14 +1,16 @@
-"""Parsing request bodies into validated data, and finding a game: errors become problems."""
+"""Parsing bodies into validated data, and finding a game: shared by the HTTP layer and the
+match service, owned by neither (no Flask).  Input errors are :class:`InvalidInput` /
+:class:`UnknownGame` refusals (mapped to problems by ``referee.api.errors``); a submitted
+snapshot is checked once here, and returned as the engine's ``CheckedState``."""
 from __future__ import annotations
 
 import secrets
 from typing import Any
 
-from flask import g
 from marshmallow import Schema, ValidationError
 
-from referee.api.errors import Problem, flatten_messages
-from referee.games.base import REFEREE, ImpossibleState, Violation
+from referee.games.base import REFEREE, CheckedState, ImpossibleState, Violation
+from referee.refusals import InvalidInput, UnknownGame
 from referee.registry import GAMES, GameEntry
 
 
@@ -16,25 +18,10 @@ def game_entry(game: str) -> GameEntry:
     """The registry entry of ``game``; ``unknown-game`` (404) problem otherwise."""
     entry = GAMES.get(game)
     if entry is None:
-        raise Problem("unknown-game", f"No game is called {game!r}; known games: "
+        raise UnknownGame(f"No game is called {game!r}; known games: "
                       f"{', '.join(sorted(GAMES))}.",
                       errors=[{"field": "game", "message": f"unknown game {game!r}"}])
     return entry
-
-
-def json_object() -> dict[str, Any]:
-    """The request body as a JSON object, as ``limits.guard_request`` parsed it (it already
-    refused what is not JSON); 422 ``invalid-input`` for a missing body or a JSON value that is
-    not an object."""
-    if "json_body" not in g:
-        raise Problem("invalid-input", "The request needs a JSON object body.",
-                      errors=[{"field": "body", "message": "Missing body."}])
-    data = g.json_body
-    if not isinstance(data, dict):
-        raise Problem("invalid-input", "The request body must be a JSON object, not "
-                      f"{type(data).__name__ if data is not None else 'null'}.",
-                      errors=[{"field": "body", "message": "Not a JSON object."}])
-    return data
 
 
 def load(schema: Schema, data: Any, prefix: str = "") -> dict[str, Any]:
@@ -44,7 +31,36 @@ def load(schema: Schema, data: Any, prefix: str = "") -> dict[str, Any]:
     except ValidationError as exc:
         errors = flatten_messages(exc.messages, prefix)
         detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:3])
-        raise Problem("invalid-input", detail, errors=errors) from None
+        raise InvalidInput(detail, errors=errors) from None
+
+
+def flatten_messages(messages: Any, prefix: str = "") -> list[dict[str, str]]:
+    """Turn marshmallow's nested error messages into ``[{"field", "message"}]``."""
+    out: list[dict[str, str]] = []
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            if isinstance(value, dict) and value and set(value) <= {"key", "value"}:
+                # a Dict field's entry: "value" errors are the entry's, "key" its name's
+                for part, inner in value.items():
+                    name = f"{prefix}.{key}" if prefix else str(key)
+                    out += flatten_messages(inner, name if part == "value" else f"{name} (key)")
+                continue
+            if key == "_schema":
+                path = prefix
+            elif isinstance(key, int):
+                path = f"{prefix}[{key}]"
+            else:
+                path = f"{prefix}.{key}" if prefix else str(key)
+            out += flatten_messages(value, path)
+    elif isinstance(messages, (list, tuple)):
+        if all(isinstance(m, str) for m in messages):
+            out += [{"field": prefix or "body", "message": m} for m in messages]
+        else:
+            for m in messages:
+                out += flatten_messages(m, prefix)
+    else:
+        out.append({"field": prefix or "body", "message": str(messages)})
+    return out
 
 
 RESERVED_NAMES = frozenset({REFEREE, "host"})
@@ -59,7 +75,7 @@ def load_setup(entry: GameEntry, data: Any) -> tuple[dict[str, Any], int | str]:
     body = load(_instance(entry.schemas.SetupSchema), data)
     reserved = [name for name in body.get("players", []) if name in RESERVED_NAMES]
     if reserved:
-        raise Problem("invalid-input", f"{reserved[0]!r} is reserved (the host's and the "
+        raise InvalidInput(f"{reserved[0]!r} is reserved (the host's and the "
                       "referee's names) and cannot name a player.",
                       errors=[{"field": "players", "message": f"{reserved[0]!r} is reserved"}])
     body["options"] = entry.engine.resolve_options(body.get("options"))
@@ -71,33 +87,33 @@ def load_action(entry: GameEntry, action: Any, prefix: str = "action") -> dict[s
     """Validate an action against the game's schema for its ``type``."""
     schemas = entry.schemas.ACTION_SCHEMAS
     if not isinstance(action, dict):
-        raise Problem("invalid-input", f"{prefix} must be an object.",
+        raise InvalidInput(f"{prefix} must be an object.",
                       errors=[{"field": prefix, "message": "Not an object."}])
     kind = action.get("type")
     if kind not in schemas:
         message = (f"Unknown action type {kind!r} for {entry.engine.name}; one of: "
                    f"{', '.join(schemas)}.")
-        raise Problem("invalid-input", message,
+        raise InvalidInput(message,
                       errors=[{"field": f"{prefix}.type", "message": message}])
     return load(_instance(schemas[kind]), action, prefix)
 
 
-def load_state(entry: GameEntry, state: Any, prefix: str = "state") -> dict[str, Any]:
+def load_state(entry: GameEntry, state: Any, prefix: str = "state") -> CheckedState:
     """Type-check a snapshot with the game's ``StateSchema`` then run the engine's
-    ``check_state`` (``impossible-state`` problem listing every inconsistency)."""
+    ``check_snapshot``, once: the engine's later calls trust the :class:`CheckedState`
+    returned.  :class:`ImpossibleState` lists every inconsistency, fields under ``prefix``."""
     if not isinstance(state, dict):
-        raise Problem("invalid-input", f"{prefix} must be an object.",
+        raise InvalidInput(f"{prefix} must be an object.",
                       errors=[{"field": prefix, "message": "Not an object."}])
     errors = _instance(entry.schemas.StateSchema).validate(state)
     if errors:
         flat = flatten_messages(errors, prefix)
-        raise Problem("invalid-input", "; ".join(f"{e['field']}: {e['message']}"
+        raise InvalidInput("; ".join(f"{e['field']}: {e['message']}"
                                                  for e in flat[:3]), errors=flat)
     try:
-        entry.engine.check_state(state)
+        return entry.engine.check_snapshot(state)
     except ImpossibleState as exc:
         raise ImpossibleState([_under(prefix, v) for v in exc.violations]) from None
-    return state
 
 
 def _under(prefix: str, violation: Violation) -> Violation:

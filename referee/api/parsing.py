@@ -1,0 +1,41 @@
+"""The request body is parsed once: ``limits.guard_request`` parses it into ``flask.g``;
+views read it back from there, and so does webargs (``@blp.arguments``)."""
+from __future__ import annotations
+
+from typing import Any
+
+import flask_smorest
+from flask import g
+from webargs.flaskparser import FlaskParser
+
+from referee.api.errors import Problem
+
+
+class ParsedBodyParser(FlaskParser):
+    """A webargs parser whose JSON location is the body ``guard_request`` already parsed."""
+
+    def _raw_load_json(self, req) -> Any:
+        if "json_body" in g:
+            return g.json_body
+        return super()._raw_load_json(req)
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's ``Blueprint`` reading ``@arguments`` bodies from the parsed body."""
+
+    ARGUMENTS_PARSER = ParsedBodyParser()
+
+
+def json_object() -> dict[str, Any]:
+    """The request body as a JSON object, as ``limits.guard_request`` parsed it (it already
+    refused what is not JSON); 422 ``invalid-input`` for a missing body or a JSON value that is
+    not an object."""
+    if "json_body" not in g:
+        raise Problem("invalid-input", "The request needs a JSON object body.",
+                      errors=[{"field": "body", "message": "Missing body."}])
+    data = g.json_body
+    if not isinstance(data, dict):
+        raise Problem("invalid-input", "The request body must be a JSON object, not "
+                      f"{type(data).__name__ if data is not None else 'null'}.",
+                      errors=[{"field": "body", "message": "Not a JSON object."}])
+    return data
