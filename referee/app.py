@@ -1,13 +1,15 @@
 """The Flask application factory."""
 from __future__ import annotations
 
+import importlib
 import logging
 from typing import Any
 
 from flask import Flask
 
 from referee import __version__, config
-from referee.api import allfours, docs, errors, games, gnoming, health, limits, matches
+from referee.api import docs, errors, games, health, limits, matches
+from referee.registry import GAMES
 from referee.store import StoreUnavailable, make_store
 
 
@@ -21,7 +23,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     logging.basicConfig(level=app.config["LOG_LEVEL"])
     api = docs.make_api(app, "An impartial rules arbiter for tabletop card games.")
-    for blueprint in (health.blp, games.blp, allfours.blp, gnoming.blp, matches.blp):
+    for blueprint in (health.blp, games.blp, *game_blueprints(), matches.blp):
         api.register_blueprint(blueprint)
     app.extensions["referee.store"] = make_store(app.config)
     docs.init_app(app)
@@ -29,3 +31,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_error_handler(StoreUnavailable, matches.store_unavailable)
     app.before_request(limits.guard_request)
     return app
+
+
+def game_blueprints() -> list:
+    """The blueprints of the games' own endpoints, as the registry names them."""
+    found = []
+    for entry in GAMES.values():
+        if entry.blueprint:
+            module, _, attribute = entry.blueprint.partition(":")
+            found.append(getattr(importlib.import_module(module), attribute))
+    return found

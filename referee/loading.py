@@ -111,7 +111,7 @@ def load_state(entry: GameEntry, state: Any, prefix: str = "state") -> CheckedSt
         raise InvalidInput("; ".join(f"{e['field']}: {e['message']}"
                                                  for e in flat[:3]), errors=flat)
     try:
-        return entry.engine.check_snapshot(state)
+        return entry.engine.accept(state)
     except ImpossibleState as exc:
         raise ImpossibleState([_under(prefix, v) for v in exc.violations]) from None
 

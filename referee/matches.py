@@ -178,10 +178,10 @@ class MatchService:
     def view(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
         """The match as ``caller`` may see it (seat view, public view or referee view)."""
         entry = game_entry(record["game"])
+        state = entry.engine.accept(record["state"])  # checked once for the three reads
         return {**_public(record), "role": caller.role, "seat": caller.seat,
-                "to_move": entry.engine.to_move(record["state"]),
-                "over": entry.engine.is_over(record["state"]),
-                "view": see(entry, record["state"], caller)}
+                "to_move": entry.engine.to_move(state), "over": entry.engine.is_over(state),
+                "view": see(entry, state, caller)}
 
     def events(self, record: dict[str, Any], caller: Caller, after: int) -> dict[str, Any]:
         """The logged events with ``seq`` > ``after`` that ``caller`` may see
@@ -194,8 +194,9 @@ class MatchService:
         """The caller's legal actions now; the host gets everyone's (host-only included)."""
         engine = game_entry(record["game"]).engine
         player = None if caller.host else caller.seat
-        return {"version": record["version"], "actions": engine.legal_actions(
-            record["state"], player), "to_move": engine.to_move(record["state"])}
+        state = engine.accept(record["state"])  # checked once for both reads
+        return {"version": record["version"], "actions": engine.legal_actions(state, player),
+                "to_move": engine.to_move(state)}
 
     def audit(self, record: dict[str, Any]) -> dict[str, Any]:
         """Seed, setup body, every action and the final state of a finished match; 403

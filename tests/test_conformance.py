@@ -1,75 +1,56 @@
-"""One conformance suite for every registered game (STYLE.md, after OpenSpiel's).
-
-Random playouts driven by ``legal_actions``: every listed action applies; every state reached
-passes ``check_state`` and survives a JSON round trip; ``apply`` never changes its input; every
-player in ``to_move`` has a legal action; views are JSON and never carry the seed; the stateless
-HTTP endpoints agree with the engine.
+"""One conformance suite for every registered game, in both modes (STYLE.md, after
+OpenSpiel's): seeded random playouts through the checked protocol of ``games/base.py``,
+checking every property of ``tests/conformance_checks.py`` (listed actions apply, unlisted ones
+are refused with a rule ID, apply never changes its input, JSON and ``check_snapshot`` round
+trips, no view depends on a card its viewer may not see, declared conservation, progress);
+the stateless HTTP endpoints agree with the engine and check each snapshot once per request.
+``test_conformance_selftest.py`` proves each of these checks can fail.
 """
 from __future__ import annotations
 
-import copy
-import json
-import random
-
 import pytest
 
-from referee.games.base import PUBLIC, REFEREE
+from referee.games.base import MODES
 from referee.registry import GAMES
+from tests.conformance_checks import NAMES, Budget, playout
 
-NAMES = ["ana", "ben", "cy", "dee", "eli", "fay", "gus", "hal"]
-STEPS = 250
-
-
-def _players(engine, count=None):
-    counts = engine.player_counts or tuple(range(engine.min_players, engine.max_players + 1))
-    return NAMES[:count or counts[0]]
+SEEDS = 2
+"""Seeded playouts per game, mode and player count."""
 
 
-def _counts(engine):
-    return engine.player_counts or tuple(range(engine.min_players, engine.max_players + 1))
+def _body(entry, count: int, mode: str) -> dict:
+    body = {"players": NAMES[:count], "mode": mode,
+            "options": entry.engine.resolve_options({})}
+    if entry.name == "spy" and mode == "table":  # the players enter their bases (SPY-S2)
+        body["bases"] = {p: _spy_base(count) for p in NAMES[:count]}
+    return body
 
 
-def _setup(engine, players, seed):
-    body = {"players": players, "mode": "digital", "options": engine.resolve_options({})}
-    return engine.setup(body, seed)
+def _spy_base(count: int) -> dict:
+    return {"cards": ["unknown"] * (7 if count == 2 else 6), "spy_gap": 0, "facing": "right"}
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_conformance_random_playouts(game):
-    engine = GAMES[game].engine
-    rng = random.Random(game)
-    for count in _counts(engine):
-        state = _setup(engine, _players(engine, count), rng.randrange(2**32))
-        for _ in range(STEPS):
-            engine.check_snapshot(state)
-            assert json.loads(json.dumps(state)) == state
-            for viewer in [PUBLIC, REFEREE, *state["players"]]:
-                seen = engine.view(state, viewer)
-                json.dumps(seen)
-                if viewer != REFEREE:
-                    assert "seed" not in seen, f"{game}: the seed would reveal future deals"
-            if engine.is_over(state):
-                break
-            legal = engine.legal_actions(state)
-            assert legal, f"{game}: not over but nothing is legal"
-            for player in engine.to_move(state):
-                assert engine.legal_actions(state, player), f"{game}: {player} must act"
-            action = rng.choice(legal)
-            assert engine.violations(state, action) == [], (game, action)
-            before = copy.deepcopy(state)
-            state, events = engine.apply(state, action)
-            assert before == copy.deepcopy(before) and json.dumps(events)
-            assert all("type" in e for e in events)
+CASES = [(game, mode, count) for game, entry in sorted(GAMES.items()) for mode in MODES
+         for count in entry.player_counts()]
+
+
+@pytest.mark.parametrize("game, mode, count", CASES)
+def test_conformance_random_playouts(game, mode, count):
+    entry = GAMES[game]
+    for seed in range(SEEDS):
+        failures, _ = playout(entry.engine, _body(entry, count, mode), seed, Budget())
+        assert failures == [], failures[:5]
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_conformance_http_setup_and_apply_agree_with_the_engine(client, game):
     engine = GAMES[game].engine
-    players = _players(engine)
-    response = client.post(f"/v1/games/{game}/setup", json={"players": players, "seed": 5})
+    body = {**GAMES[game].example_setup, "seed": 5}
+    response = client.post(f"/v1/games/{game}/setup", json=body)
     assert response.status_code == 200, response.get_json()
     state = response.get_json()["state"]
-    assert state == _setup(engine, players, 5)
+    assert state == engine.setup({**body, "mode": "digital",
+                                  "options": engine.resolve_options({})}, 5)
     legal = client.post(f"/v1/games/{game}/legal-actions", json={"state": state}).get_json()
     assert legal["actions"] == engine.legal_actions(state)
     action = legal["actions"][0]
@@ -78,6 +59,26 @@ def test_conformance_http_setup_and_apply_agree_with_the_engine(client, game):
     applied = client.post(f"/v1/games/{game}/apply", json={"state": state, "action": action})
     assert applied.status_code == 200, applied.get_json()
     assert applied.get_json()["state"] == engine.apply(state, action)[0]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_each_request_checks_its_snapshot_exactly_once(client, monkeypatch, game):
+    """/apply, /validate and /legal-actions check the snapshot sent once, at the boundary
+    (issue 10): the engine's later calls trust the checked state."""
+    engine = GAMES[game].engine
+    state = engine.setup({**GAMES[game].example_setup, "mode": "digital",
+                          "options": engine.resolve_options({})}, 5)
+    action = engine.legal_actions(state)[0]
+    checks = []
+    real = engine._check_snapshot
+    monkeypatch.setattr(engine, "_check_snapshot", lambda s: checks.append(1) or real(s))
+    for path, body in (("apply", {"state": state, "action": action}),
+                       ("validate", {"state": state, "action": action}),
+                       ("legal-actions", {"state": state})):
+        checks.clear()
+        response = client.post(f"/v1/games/{game}/{path}", json=body)
+        assert response.status_code == 200, response.get_json()
+        assert len(checks) == 1, (path, len(checks))
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -17,9 +17,6 @@ from referee.schemas.common import (ActionRequestSchema, ApplyResponseSchema, Ga
                                     LegalActionsRequestSchema, LegalActionsResponseSchema,
                                     SetupResponseSchema, ValidateResponseSchema)
 
-HOST = "host"
-"""The player name of host-only actions (Coup ``close_window``)."""
-
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="The registered games.  Each game's stateless endpoints (setup, "
                 "legal actions, validate, apply) are listed under the game's own tag.")
@@ -84,12 +81,12 @@ def setup(game):
 def legal_actions(body, game):
     """Every legal action now, of ``player`` or of every player (``{"state", "player"?}``).
 
-    ``player`` must be seated in the state (or ``"host"`` for host-only actions such as Coup's
-    ``close_window``): 422 ``invalid-input`` naming ``player`` otherwise."""
+    ``player`` must be seated in the state (or one of the game's host actors, such as Coup's
+    ``"host"`` who closes windows): 422 ``invalid-input`` naming ``player`` otherwise."""
     entry = game_entry(game)
     state = load_state(entry, body["state"])
     player = body.get("player")
-    if player is not None and player != HOST and player not in state.get("players", []):
+    if player is not None and player not in entry.host_actors and player not in state["players"]:
         raise Problem("invalid-input", f"{player!r} is not a player in this state.",
                       errors=[{"field": "player", "message": "not seated in this state"}])
     return {"actions": entry.engine.legal_actions(state, player),

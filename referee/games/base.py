@@ -152,14 +152,15 @@ class Engine:
     """A game engine: the checked public path, implemented once, over small per-game hooks.
 
     Public methods (what the API, the match service and the tests call) take a snapshot,
-    check it once with :meth:`check_snapshot` unless it is a :class:`CheckedState`, then call
+    check it once (:meth:`accept`) unless it is a :class:`CheckedState`, then call
     the game's hook of the same name with a leading underscore, which trusts its state:
 
     ============================  ==========================================================
     public                        hook (trusts a checked state)
     ============================  ==========================================================
     ``setup(body, seed)``         ``_setup`` (returns the first state)
-    ``check_snapshot(state)``     ``_check_snapshot`` (raise :class:`ImpossibleState`)
+    ``check_snapshot(state)``     ``_check_snapshot`` (raise :class:`ImpossibleState`);
+                                  ``accept`` also returns a :class:`CheckedState`
     ``legal_actions(state, p)``   ``_legal_actions(state, p)``
     ``violations(state, a)``      ``_violations(state, a)``
     ``apply(state, a)``           ``_violations``, ``_working_copy``, ``_play`` (in place)
@@ -196,16 +197,20 @@ class Engine:
         """
         return CheckedState(self._setup(body, seed))
 
-    def check_snapshot(self, state: dict[str, Any]) -> CheckedState:
-        """Check a submitted snapshot (always, even a :class:`CheckedState`) and return it as
-        a :class:`CheckedState`.  Raises :class:`ImpossibleState` listing every
-        inconsistency (the rule IDs are the game's)."""
+    def check_snapshot(self, state: dict[str, Any]) -> None:
+        """Check a submitted snapshot, always (even a :class:`CheckedState`).  Raises
+        :class:`ImpossibleState` listing every inconsistency (the rule IDs are the game's)."""
         self._check_snapshot(state)
+
+    def accept(self, state: dict[str, Any]) -> CheckedState:
+        """The boundary's entry: :meth:`check_snapshot`, then ``state`` as a
+        :class:`CheckedState` that the other methods trust (no second check)."""
+        self.check_snapshot(state)
         return state if type(state) is CheckedState else CheckedState(state)
 
     def checked(self, state: dict[str, Any]) -> CheckedState:
-        """``state`` itself when it is a :class:`CheckedState`, else :meth:`check_snapshot`."""
-        return state if type(state) is CheckedState else self.check_snapshot(state)
+        """``state`` itself when it is a :class:`CheckedState`, else :meth:`accept`."""
+        return state if type(state) is CheckedState else self.accept(state)
 
     def legal_actions(self, state: dict[str, Any], player: str | None = None) -> list[dict]:
         """Every legal action now, of ``player`` or (``None``) of every player.

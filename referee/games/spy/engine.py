@@ -111,8 +111,9 @@ class SpyEngine(Engine):
                         yield player, ("bases", player, "cards", position)
 
     def conserved(self, state: dict[str, Any]) -> dict[str, Any]:
-        """SPY-S2: each base keeps its cards (only the Spy moves; cards are never taken)."""
-        return {p: sorted(map(str, b["cards"])) for p, b in state["bases"].items()}
+        """SPY-S2: each base keeps its cards (only the Spy moves; no card is taken or added);
+        in table mode an exposed card is told, so the count is what stays."""
+        return {p: len(b["cards"]) for p, b in state["bases"].items()}
 
 
 ENGINE = SpyEngine()
