@@ -68,20 +68,19 @@ class ToyEngine(Engine):
                 if not self._violations(state, a)]
 
     def _violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
-        player = action["player"]
+        player, found = action["player"], []
         if player != state["turn"]:
-            return [Violation("TOY-T1", f"It is {state['turn']}'s turn.", "action.player")]
-        hand = state["hands"][player]
-        if action["type"] == "draw":
-            if not state["deck"] or len(hand) >= 3:
-                return [Violation("TOY-D1", "Draw only from a deck with cards, holding fewer "
-                                  "than three.", "action.type")]
-            return []
+            found.append(Violation("TOY-T1", f"It is {state['turn']}'s turn.", "action.player"))
+        hand = state["hands"].get(player, [])
+        if action["type"] == "draw" and (not state["deck"] or len(hand) >= 3):
+            found.append(Violation("TOY-D1", "Draw only from a deck with cards, holding fewer "
+                                   "than three.", "action.type"))
         card = action.get("card")
         seen = {c for p in state["players"] for c in state["played"][p]}
-        if card not in hand and (UNKNOWN not in hand or card not in CARDS or card in seen):
-            return [Violation("TOY-P1", f"{player} does not hold {card!r}.", "action.card")]
-        return []
+        if action["type"] == "play" and card not in hand and (
+                UNKNOWN not in hand or card not in CARDS or card in seen):
+            found.append(Violation("TOY-P1", f"{player} does not hold {card!r}.", "action.card"))
+        return found
 
     def _play(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
         player, hand = action["player"], state["hands"][action["player"]]
