@@ -17,7 +17,7 @@ from referee.games.base import REFEREE, ImpossibleState, InvalidSetup, event_vis
 from referee.games.coup.cards import HOST
 from referee.games.coup.engine import ENGINE
 
-GAMES = 35
+GAMES = 20
 PUBLIC_CARD_EVENTS = ("card_revealed", "influence_lost")   # cards turned face up: public
 
 

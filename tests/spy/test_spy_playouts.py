@@ -6,7 +6,7 @@ legal action); on every sixth step each listed action is applied and gives a pos
 Every game ends with exactly one winner (SPY-E2).  Digital mode, and table mode where the test
 keeps the real cards and the defender answers truthfully from them.
 
-Bounded: 500 digital and 140 table games (the policy prefers spying so games end; each game is
+Bounded: 250 digital and 70 table games (the policy prefers spying so games end; each game is
 capped at ``MAX_ACTIONS`` and must end before it).
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ from referee.games.spy.knowledge import ANSWERS
 from referee.games.spy.turn import action_violations, to_move
 from tests.spy.random_play import Step, play
 
-GAMES = {"digital": 500, "table": 140}
+GAMES = {"digital": 250, "table": 70}
 CHUNKS = 4
 
 
