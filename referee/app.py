@@ -8,14 +8,16 @@ from typing import Any
 from flask import Flask
 
 from referee import __version__, config
-from referee.api import docs, errors, games, health, limits, matches
+from referee.api import docs, errors, games, health, limits, matches, rules
+from referee.i18n import negotiation
 from referee.registry import GAMES
 from referee.store import StoreUnavailable, make_store
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: settings from the environment, overridden by ``test_config``; one
-    blueprint per area; every error as ``application/problem+json``."""
+    blueprint per area; every error as ``application/problem+json``; every answer with its
+    ``Content-Language``."""
     app = Flask(__name__)
     app.config.update(config.from_env())
     app.config.update(test_config or {})
@@ -23,13 +25,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     logging.basicConfig(level=app.config["LOG_LEVEL"])
     api = docs.make_api(app, "An impartial rules arbiter for tabletop card games.")
-    for blueprint in (health.blp, games.blp, *game_blueprints(), matches.blp):
+    for blueprint in (health.blp, games.blp, rules.blp, *game_blueprints(), matches.blp):
         api.register_blueprint(blueprint)
     app.extensions["referee.store"] = make_store(app.config)
     docs.init_app(app)
     errors.init_app(app)
     app.register_error_handler(StoreUnavailable, matches.store_unavailable)
     app.before_request(limits.guard_request)
+    negotiation.init_app(app)
     return app
 
 

@@ -9,7 +9,8 @@ import pytest
 from referee.app import create_app
 
 REPO = Path(__file__).resolve().parent.parent
-CASES_DIR = Path(os.environ.get("REFEREE_CASES_DIR", REPO.parent / "shared" / "cases"))
+CASES_DIR = Path(os.environ.get("REFEREE_CASES_DIR", REPO / "tests" / "cases"))
+"""The hand-checked case files: the repository's own copy, unless REFEREE_CASES_DIR says."""
 
 
 @pytest.fixture

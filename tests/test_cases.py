@@ -1,4 +1,4 @@
-"""Run every case file of ``$REFEREE_CASES_DIR`` (default ``../shared/cases``) through the HTTP
+"""Run every case file of ``$REFEREE_CASES_DIR`` (default ``tests/cases``, the repository's copy) through the HTTP
 API and compare with its hand-checked ``expect`` (format: ``shared/cases/README.md``).
 
 Kinds: ``trick-sheet`` (``POST /v1/games/all-fours/score``), ``sequence`` (setup, then

@@ -3,7 +3,8 @@
 Body: ``type`` (a stable URI reference, ``/problems/<slug>``), ``title``, ``status``,
 ``detail``, ``instance`` (the request path) and, where the problem is about input, ``errors``:
 ``[{"field": "state.hands.ana[2]", "message": ..., "rule"?: "AF-D1"}]``.  An illegal action
-also carries ``violations`` (``[{"rule", "message", "field"?}]``).
+also carries ``violations`` (``[{"rule", "title", "message", "field"?}]``).  Titles, details
+and field messages are in the negotiated language (``referee.i18n``).
 
 Each kind of failure maps to exactly one problem type (``PROBLEMS``); nothing ever answers with
 a stack trace.
@@ -11,6 +12,7 @@ a stack trace.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any, Iterable
 
 from flask import Flask, jsonify, request
@@ -19,6 +21,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee.games.base import (IllegalAction, ImpossibleState, InvalidSetup, RefereeError,
                                 Violation)
+from referee.i18n.answers import localize_problem, violation_answer
 from referee.loading import flatten_messages  # noqa: F401  (re-exported: one copy)
 from referee.refusals import Refusal
 from referee.schemas.common import ViolationSchema
@@ -126,7 +129,7 @@ DEFAULT_FIELD = {"not-found": "path", "unknown-game": "game", "method-not-allowe
 
 def problem_response(slug: str, detail: str, *, errors: list | None = None,
                      headers: dict | None = None, **extra: Any):
-    """Build the Flask response for problem ``slug``."""
+    """Build the Flask response for problem ``slug``, its texts in the negotiated language."""
     status, title = PROBLEMS[slug]
     body: dict[str, Any] = {"type": f"/problems/{slug}", "title": title, "status": status,
                             "detail": detail}
@@ -139,7 +142,7 @@ def problem_response(slug: str, detail: str, *, errors: list | None = None,
     if errors:
         body["errors"] = errors
     body.update(extra)
-    response = jsonify(body)
+    response = jsonify(localize_problem(body))
     response.status_code = status
     response.mimetype = PROBLEM_MIMETYPE
     for key, value in (headers or {}).items():
@@ -149,9 +152,10 @@ def problem_response(slug: str, detail: str, *, errors: list | None = None,
 
 def violation_fields(violations: list[Violation], default: str = "body"
                      ) -> list[dict[str, str]]:
-    """The ``errors`` list of a problem raised by an engine error."""
-    return [{"field": v.field or default, "message": v.message, "rule": v.rule}
-            for v in violations]
+    """The ``errors`` list of a problem raised by an engine error (messages as
+    :func:`~referee.i18n.answers.violation_answer` renders them)."""
+    return [{"field": v.field or default, "message": violation_answer(v)["message"],
+             "rule": v.rule} for v in violations]
 
 
 _ENGINE_SLUGS = ((IllegalAction, "illegal-action"), (ImpossibleState, "impossible-state"),
@@ -163,11 +167,12 @@ def engine_problem(exc: RefereeError, prefix: str = ""):
     slug = next((s for cls, s in _ENGINE_SLUGS if isinstance(exc, cls)), "invalid-input")
     if getattr(exc, "slug", None):
         slug = exc.slug
-    violations = [Violation(v.rule, v.message, _prefixed(prefix, v.field)) for v in exc.violations]
-    detail = " ".join(v.message for v in violations[:3])
+    violations = [replace(v, field=_prefixed(prefix, v.field)) for v in exc.violations]
+    answers = [violation_answer(v) for v in violations]
+    detail = " ".join(a["message"] for a in answers[:3])
     if len(violations) > 3:
         detail += f" (and {len(violations) - 3} more)"
-    extra = {"violations": [v.to_dict() for v in violations]} if slug == "illegal-action" else {}
+    extra = {"violations": answers} if slug == "illegal-action" else {}
     default = {"illegal-action": "action", "impossible-state": "state"}.get(slug, "body")
     return problem_response(slug, detail, errors=violation_fields(violations, default), **extra)
 

@@ -11,6 +11,7 @@ from flask.views import MethodView
 
 from referee.api.errors import PROBLEM_MIMETYPE, Problem, ProblemSchema
 from referee.api.parsing import Blueprint, json_object
+from referee.i18n.answers import violation_answer
 from referee.loading import game_entry, load_action, load_setup, load_state
 from referee.registry import GAMES
 from referee.schemas.common import (ActionRequestSchema, ApplyResponseSchema, GameSchema,
@@ -98,12 +99,13 @@ def legal_actions(body, game):
 @blp.response(200, ValidateResponseSchema)
 @blp.alt_response(422, **_problems(_ACTION))
 def validate(body, game):
-    """Judge an action without applying it: ``legal`` and every rule broken (rule ID, sentence)."""
+    """Judge an action without applying it: ``legal`` and every rule broken (rule ID, the rule's
+    title from the rulebook, sentence), in the negotiated language."""
     entry = game_entry(game)
     state = load_state(entry, body["state"])
     action = load_action(entry, body["action"])
     found = entry.engine.violations(state, action)
-    return {"legal": not found, "violations": [v.to_dict() for v in found]}
+    return {"legal": not found, "violations": [violation_answer(v) for v in found]}
 
 
 @blp.route("/<game>/apply", methods=["POST"])

@@ -1,8 +1,10 @@
-"""The committed contract files: ``openapi.yaml`` and ``schemas/**.json`` at the repo root.
+"""The committed contract files: ``openapi.yaml``, ``schemas/**.json`` and ``docs/rules/*.md``
+(the rulebook, from ``referee/rulebook/*.yaml``) at the repo root, and the message template
+``referee/i18n/locales/messages.pot`` (every text of the HTTP layer, from the code).
 
 ``referee contract`` (or ``python -m referee.contract``) rewrites them from the code;
 ``--check`` only compares and lists the files that differ (the drift test does the same).
-Rerun it whenever a schema, an endpoint or the game registry changes.
+Rerun it whenever a schema, an endpoint, the game registry or a rulebook file changes.
 """
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from typing import Any
 
 from referee.contract.jsonschema import json_schemas
 from referee.contract.openapi import document, render_yaml
+from referee.i18n.extract import pot_text
+from referee.rulebook.docs import expected_docs
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository root (where ``openapi.yaml`` and ``schemas/`` live)."""
@@ -30,6 +34,8 @@ def expected_files() -> dict[str, str]:
     files = {"openapi.yaml": render_yaml(doc)}
     for name, schema in json_schemas(doc).items():
         files[f"schemas/{name}"] = render_schema(schema)
+    files.update(expected_docs())
+    files["referee/i18n/locales/messages.pot"] = pot_text()
     return files
 
 
@@ -67,7 +73,8 @@ def write(root: Path = ROOT) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``referee contract [--check] [--root DIR]``: write (or check) the contract files.
+    """``referee contract [--check] [--root DIR]``: write (or check) the contract files
+    (OpenAPI, JSON Schemas, the rulebook's docs/rules).
     Exit status 1 with ``--check`` when any file differs."""
     import argparse
 

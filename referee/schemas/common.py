@@ -28,6 +28,8 @@ class ViolationSchema(Schema):
     """One broken rule (in ``validate`` answers and in ``illegal-action`` problems)."""
 
     rule = fields.String(required=True, metadata={"description": "rule ID, e.g. AF-P3"})
+    title = fields.String(metadata={"description": "the rule's title in the negotiated "
+                                    "language (GET /v1/games/{game}/rules/{rule})"})
     message = fields.String(required=True)
     field = fields.String(metadata={"description": "the offending field, e.g. action.card"})
 

@@ -183,7 +183,8 @@ def test_illegal_action_returns_rule_and_sentence_and_changes_nothing(client):
                                 json={"state": state, "action": {"type": "stand",
                                                                  "player": "ana"}}),
                     422, "illegal-action")
-    assert body["violations"] == [{"rule": "AF-B1", "message": "Only the player on the "
+    assert body["violations"] == [{"rule": "AF-B1", "title": "Stand or beg",
+                                   "message": "Only the player on the "
                                    "dealer's right (ben) may stand or beg."}]
 
 

@@ -154,5 +154,5 @@ def test_gn_c2_an_unknown_player_is_a_violation_not_an_error(client):
     verdict = post(client, "validate", {"state": state, "action": {
         "type": "flip", "player": "zed", "position": [0, 0]}})
     assert verdict == {"legal": False, "violations": [{
-        "rule": "GN-C2", "field": "action.player",
+        "rule": "GN-C2", "title": "Players", "field": "action.player",
         "message": "'zed' is not a player of this game (ana, ben, cy)."}]}

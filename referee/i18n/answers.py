@@ -1,0 +1,47 @@
+"""Texts of an answer rendered in the negotiated language, at the edge.
+
+- :func:`localize_problem`: a problem body's ``title``, ``detail`` and field ``message``s;
+- :func:`violation_answer`: one engine :class:`~referee.games.base.Violation` as the API shows
+  it, ``{"rule", "title", "message", "field"?}`` — ``title`` is the rule's title from the
+  rulebook.  This is the one place a violation becomes JSON: the engine step adds its stable
+  ``code`` here (``data["code"] = violation.code``) and renders ``message`` from it with
+  :func:`referee.i18n.verdicts.render`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.i18n import DEFAULT
+from referee.i18n.catalogs import translate
+from referee.i18n.negotiation import language
+from referee.rulebook import find
+
+
+def localize_problem(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` with its texts in the request's language (English bodies are returned as they
+    are; the caller's ``errors`` dicts are never modified)."""
+    lang = language()
+    if lang == DEFAULT:
+        return body
+    body["title"] = translate(body["title"], lang)
+    if isinstance(body.get("detail"), str):
+        body["detail"] = translate(body["detail"], lang)
+    if body.get("errors"):
+        body["errors"] = [{**e, "message": translate(e["message"], lang)}
+                          if isinstance(e.get("message"), str) else e for e in body["errors"]]
+    return body
+
+
+def violation_answer(violation, lang: str | None = None) -> dict[str, Any]:
+    """``{"rule", "title"?, "message", "field"?}`` of one violation; ``title`` (in ``lang``,
+    default the request's) whenever the rulebook has the rule (pseudo-rules such as
+    ``OPTIONS`` have none)."""
+    lang = lang or language()
+    data: dict[str, Any] = {"rule": violation.rule}
+    rule = find(violation.rule)
+    if rule is not None:
+        data["title"] = rule.title[lang]
+    data["message"] = violation.message
+    if violation.field is not None:
+        data["field"] = violation.field
+    return data

@@ -1,0 +1,82 @@
+"""Rendering an engine's verdict message — a code with parameters — in a language, at the edge.
+
+Engines stay free of text: a message is ``(code, params)``, e.g.
+``("allfours.play.must_follow", {"player": "ana", "suit": "C", "card": "2D"})``.  The ``verdicts``
+gettext domain maps each code to its sentence, one catalog per language
+(``locales/<lang>/LC_MESSAGES/verdicts.po``; English is a catalog here too, since the msgids
+are codes).  Parameters that are game terms are rendered in the same language before they go in
+(:data:`TERM_PARAMS`): cards (``"2C"`` -> "the 2 of clubs" / "ကလပ် 2"), suits, Coup
+characters, action types; ``cards`` may be a list.  Other parameters (player names, numbers)
+go in as they are.  Term texts are codes of the same catalogs (``term.suit.C``,
+``term.card.allfours``, ``term.rank.J``, ``term.character.duchess``, ``term.spy.safe_1``,
+``term.gnoming.M``, ``term.action.income``…).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from referee.i18n.catalogs import _format, catalog, translations
+
+DOMAIN = "verdicts"
+
+TERM_PARAMS = {"card": "card", "cards": "card", "kick": "card", "suit": "suit",
+               "trump": "suit", "led": "suit", "character": "character",
+               "characters": "character", "claimed": "character", "action": "action"}
+"""Parameter name -> the kind of game term it holds (a list value renders item by item)."""
+
+GAME_OF_PREFIX = {"allfours": "all-fours", "coup": "coup", "spy": "spy", "gnoming": "gnoming"}
+
+
+class UnknownMessage(KeyError):
+    """A message code (or term) with no text in the catalog of that language."""
+
+
+def text(code: str, lang: str) -> str:
+    """The catalog text of ``code`` in ``lang``; :class:`UnknownMessage` if it has none."""
+    message = catalog(lang, DOMAIN).get(code)
+    if message is None or not message.string:
+        raise UnknownMessage(f"{code} has no {lang} text")
+    return translations(lang, DOMAIN).gettext(code)
+
+
+def card_name(game: str, card: str, lang: str) -> str:
+    """A card of ``game`` named in ``lang``: All Fours ``"10H"`` -> "the 10 of hearts";
+    Spy ``"top_secret_2"`` -> "Top Secret 2"; Gnoming ``"M"`` -> "a Mulligan", ``"-2"`` ->
+    "a −2"; Coup cards are characters; ``"unknown"`` -> "an unknown card"."""
+    if card == "unknown":
+        return text("term.unknown", lang)
+    if game == "all-fours":
+        rank, suit = card[:-1], card[-1]
+        rank_text = text(f"term.rank.{rank}", lang) if rank in "JQKA" else rank
+        return _format(text("term.card.allfours", lang),
+                       {"rank": rank_text, "suit": text(f"term.suit.{suit}", lang)})
+    if game == "coup":
+        return text(f"term.character.{card}", lang)
+    if game == "spy":
+        return text(f"term.spy.{card}", lang)
+    if card in ("M", "H"):
+        return text(f"term.gnoming.{card}", lang)
+    return _format(text("term.card.gnoming", lang), {"value": card})
+
+
+def term(kind: str, game: str, value: Any, lang: str) -> str:
+    """One parameter of kind ``kind`` (:data:`TERM_PARAMS`) in ``lang``; a list becomes a
+    comma-separated list."""
+    if isinstance(value, (list, tuple)):
+        return text("term.list_separator", lang).join(term(kind, game, v, lang) for v in value)
+    value = str(value)
+    if kind == "card":
+        return card_name(game, value, lang)
+    if kind == "suit":
+        return text(f"term.suit_name.{value}", lang)
+    return text(f"term.{kind}.{value}", lang)
+
+
+def render(code: str, params: Mapping[str, Any], lang: str) -> str:
+    """The sentence of message ``code`` in ``lang`` with ``params`` filled in (game terms
+    translated: :data:`TERM_PARAMS`).  The game is the code's first part (``coup.…``).
+    :class:`UnknownMessage` when the code or a term has no text in ``lang``."""
+    game = GAME_OF_PREFIX.get(code.split(".", 1)[0], "")
+    values = {name: term(TERM_PARAMS[name], game, value, lang) if name in TERM_PARAMS
+              else str(value) for name, value in params.items()}
+    return _format(text(code, lang), values)
