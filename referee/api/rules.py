@@ -5,12 +5,11 @@ my`` answers Burmese, anything else English (``Content-Language`` says which).
 """
 from __future__ import annotations
 
-from flask_smorest import Blueprint
-
 from referee.api.errors import PROBLEM_MIMETYPE, Problem, ProblemSchema
-from referee.api.loading import game_entry
+from referee.api.parsing import Blueprint
 from referee.i18n.negotiation import language
-from referee.rulebook import book
+from referee.loading import game_entry
+from referee.rulebook import FILES, Book, book
 from referee.schemas.rules import OneRuleSchema, RulebookSchema
 
 LANGUAGE_DOC = {"parameters": [{
@@ -34,9 +33,9 @@ def rules(game):
     """Every rule of ``game``, in file order, in the negotiated language.
 
     Answer: ``{"game", "title", "language", "rules": [{"id", "title", "text", "section",
-    "section_title", "source", "also", "options"}]}``.  Errors: 404 ``unknown-game``."""
-    game_entry(game)
-    return book(game).answer(language())
+    "section_title", "source", "also", "options"}]}``.  Errors: 404 ``unknown-game``; 404
+    ``not-found`` for a game registered without a rulebook."""
+    return _book(game).answer(language())
 
 
 @blp.route("/<game>/rules/<rule_id>")
@@ -49,8 +48,7 @@ def rule(game, rule_id):
 
     Answer: the rule's fields plus ``game`` and ``language``.  Errors: 404 ``unknown-game``;
     404 ``not-found`` naming ``rule_id`` when the rulebook has no such rule."""
-    game_entry(game)
-    game_book = book(game)
+    game_book = _book(game)
     found = game_book.rule(rule_id)
     if found is None:
         raise Problem("not-found", f"The {game} rulebook has no rule {rule_id!r}.",
@@ -59,3 +57,11 @@ def rule(game, rule_id):
     lang = language()
     return {**found.to_dict(lang, game_book.sections[found.section][lang]), "game": game,
             "language": lang}
+
+
+def _book(game: str) -> Book:
+    game_entry(game)
+    if game not in FILES:
+        raise Problem("not-found", f"The game {game!r} has no rulebook in this build.",
+                      errors=[{"field": "game", "message": "no rulebook"}])
+    return book(game)

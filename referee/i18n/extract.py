@@ -3,11 +3,11 @@
 Sources, each read from the code so the catalog cannot silently fall behind it:
 
 - problem titles (``referee.api.errors.PROBLEMS``);
-- the ``detail`` and field ``message`` texts raised with ``Problem(...)`` or built with
-  ``problem_response(...)`` in ``referee/api/**`` and ``referee/matches.py`` (string literals and
-  f-strings; an f-string's ``{expr}`` becomes a positional placeholder ``{0}``, ``{1}``…, in
-  order), and texts assigned to a name that such a call then uses;
-- ``ValidationError(...)`` texts of ``referee/schemas/**``;
+- the ``detail`` and field ``message`` texts of every refusal (``Problem(...)``, any
+  :class:`~referee.refusals.Refusal` class, ``problem_response(...)``, ``ValidationError(...)``)
+  in ``referee/**`` outside the engines (string literals and f-strings; an f-string's
+  ``{expr}`` becomes a positional placeholder ``{0}``, ``{1}``…, in order), and texts assigned
+  to a name that such a call then uses;
 - the messages of every marshmallow field and validator instance the schemas use (a
   validator's own ``error=`` text included);
 - the few texts of werkzeug, webargs and flask-smorest an answer can carry (:data:`EXTERNAL`).
@@ -21,7 +21,6 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1]
-PROBLEM_CALLS = {"Problem", "problem_response"}
 
 EXTERNAL = (
     "Invalid JSON body.",
@@ -147,15 +146,29 @@ def _validator_messages(validator, validate) -> set[str]:
                           validate.Range.message_lt, validate.Range.message_lte)}
 
 
+def refusal_calls() -> set[str]:
+    """Names of the calls whose texts are answers: ``Problem``, ``problem_response``,
+    ``ValidationError`` and every :class:`~referee.refusals.Refusal` class."""
+    import referee.api.errors  # noqa: F401  (defines Problem, a Refusal)
+    from referee.refusals import Refusal
+
+    names, todo = {"problem_response", "ValidationError"}, [Refusal]
+    while todo:
+        cls = todo.pop()
+        names.add(cls.__name__)
+        todo += cls.__subclasses__()
+    return names
+
+
 def messages() -> list[str]:
     """Every msgid of the HTTP layer, sorted (see the module docstring)."""
     from referee.api.errors import PROBLEMS
 
     found = {title for _, title in PROBLEMS.values()} | set(EXTERNAL)
-    for path in sorted((PACKAGE / "api").glob("*.py")) + [PACKAGE / "matches.py"]:
-        found |= _source_messages(path, PROBLEM_CALLS)
-    for path in sorted((PACKAGE / "schemas").glob("*.py")):
-        found |= _source_messages(path, {"ValidationError"})
+    calls = refusal_calls()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if not {"games", "i18n", "contract"} & set(path.relative_to(PACKAGE).parts):
+            found |= _source_messages(path, calls)
     found |= _marshmallow_messages()
     return sorted(text for text in found if " " in text.strip())
 

@@ -157,3 +157,22 @@ def test_unknown_rule_and_unknown_game_are_404_problems(client):
     response = client.get("/v1/games/chess/rules")
     assert response.status_code == 404
     assert response.get_json()["type"] == "/problems/unknown-game"
+
+
+def test_a_game_registered_without_a_rulebook_answers_404_not_500():
+    """The toy game of the conformance self-test has no rulebook file."""
+    from referee.app import create_app
+    from referee.registry import GAMES, GameEntry, register
+    from tests.toy import schemas as toy_schemas
+    from tests.toy.engine import ToyEngine
+
+    register(GameEntry(ToyEngine(), toy_schemas, example_setup={"players": ["ana", "ben"]}))
+    try:
+        client = create_app({"TESTING": True, "REDIS_URL": None}).test_client()
+        response = client.get("/v1/games/toy/rules", headers=MY)
+        assert response.status_code == 404
+        problem = response.get_json()
+        assert problem["type"] == "/problems/not-found"
+        assert problem["errors"][0]["field"] == "game" and MYANMAR.search(problem["detail"])
+    finally:
+        del GAMES["toy"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from referee.registry import GAMES
+from referee.registry import GAMES, _entries
 from referee.rulebook import FILES, FOLDER, RulebookError, all_ids, book, find, parse
 from referee.rulebook.citations import cited, cited_in
 from referee.rulebook.docs import expected_docs
@@ -16,8 +16,8 @@ RULE_TESTS = [p for p in (REPO / "tests").rglob("*.py")
 CASE_FILES = sorted((REPO / "tests" / "cases").glob("*/*.json"))
 
 
-def test_every_registered_game_has_a_rulebook():
-    assert set(GAMES) == set(FILES)
+def test_every_built_in_game_has_a_rulebook():
+    assert {entry.name for entry in _entries()} == set(FILES)
 
 
 def test_code_cites_only_rule_ids_the_rulebook_has():
@@ -51,6 +51,8 @@ def test_every_option_is_documented_on_the_rule_it_switches():
     """The engines' option tables and the rulebook agree: each option is listed on the rule
     its OptionSpec names, and every option the rulebook lists exists in that game."""
     for name, entry in GAMES.items():
+        if name not in FILES:
+            continue  # a game registered at run time (the conformance self-test's toy)
         game_book = book(name)
         for option, spec in entry.engine.options.items():
             assert option in game_book.rule(spec.rule).options, (name, option, spec.rule)
