@@ -1,49 +1,61 @@
-"""Measure engine speed: random legal playouts per second for every registered game, and
-trick sheets scored per second.  Run: ``.venv/bin/python bench/engines.py [seconds]``.
+"""Measure engine speed in process (one core): checked actions per second for every registered
+game, legal-actions calls per second, and All Fours trick sheets scored per second.
 
+Run: ``.venv/bin/python bench/engines.py [seconds]`` (also part of ``python -m bench``).
+Only the time spent inside ``engine.apply`` (which checks the action against the rules first)
+counts for actions/s, and only ``engine.legal_actions`` for legal-actions/s.
 Speed is measured here, never in the test suite.
 """
 from __future__ import annotations
 
-import json
 import random
 import sys
 import time
 from pathlib import Path
 
-from referee.games.allfours.engine import ENGINE as ALLFOURS
-from referee.games.allfours.sheet import score_sheet
-from referee.registry import GAMES
+if __package__ in (None, ""):  # run as a script: make ``bench`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.payloads import SIX_TRICKS, twelve_tricks  # noqa: E402
+from referee.games.allfours.engine import ENGINE as ALLFOURS  # noqa: E402
+from referee.games.allfours.sheet import score_sheet  # noqa: E402
+from referee.registry import GAMES  # noqa: E402
 
 NAMES = ["ana", "ben", "cy", "dee", "eli", "fay", "gus", "hal"]
-SHEET = Path(__file__).resolve().parents[2] / "shared" / "cases" / "allfours" / "real-hand-1.json"
 
 
 def playout_rate(game: str, seconds: float) -> tuple[float, float]:
-    """(actions applied per second, legal_actions calls per second) of random playouts."""
+    """(checked actions applied per second, legal_actions calls per second) over random
+    playouts of every player count, for about ``seconds`` of wall time."""
     engine = GAMES[game].engine
     counts = engine.player_counts or range(engine.min_players, engine.max_players + 1)
     rng = random.Random(1)
     applied = listed = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    in_apply = in_legal = 0.0
+    clock = time.perf_counter
+    start = clock()
+    while clock() - start < seconds:
         players = NAMES[:rng.choice(list(counts))]
         state = engine.setup({"players": players, "mode": "digital",
                               "options": engine.resolve_options({})}, rng.randrange(2**32))
         for _ in range(400):
             if engine.is_over(state):
                 break
+            t0 = clock()
             legal = engine.legal_actions(state)
-            listed += 1
+            t1 = clock()
             state, _ = engine.apply(state, rng.choice(legal))
+            in_apply += clock() - t1
+            in_legal += t1 - t0
             applied += 1
-    elapsed = time.perf_counter() - start
-    return applied / elapsed, listed / elapsed
+            listed += 1
+    return applied / in_apply, listed / in_legal
 
 
-def sheet_rate(seconds: float) -> float:
-    """Trick sheets checked and scored per second (engine only, no HTTP)."""
-    sheet = json.loads(SHEET.read_text())["sheet"]
+def sheet_rate(seconds: float, sheet: dict | None = None) -> float:
+    """Trick sheets checked and scored per second (engine only, no HTTP); default the
+    6-trick sheet of :data:`bench.payloads.SIX_TRICKS`."""
+    sheet = sheet or SIX_TRICKS
     done = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -52,14 +64,27 @@ def sheet_rate(seconds: float) -> float:
     return done / (time.perf_counter() - start)
 
 
+def measure(seconds: float) -> dict[str, dict[str, float]]:
+    """``{game: {"actions": per s, "legal": per s}}`` and ``"sheets"``: 6- and 12-trick."""
+    out: dict[str, dict[str, float]] = {}
+    for game in sorted(GAMES):
+        applied, listed = playout_rate(game, seconds)
+        out[game] = {"actions": applied, "legal": listed}
+    out["sheets"] = {"6 tricks": sheet_rate(seconds), "12 tricks": sheet_rate(seconds,
+                                                                              twelve_tricks())}
+    return out
+
+
 def main() -> None:
     """Print one line per measurement."""
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
-    for game in sorted(GAMES):
-        applied, listed = playout_rate(game, seconds)
-        print(f"{game:10s} {applied:9.0f} actions/s  {listed:9.0f} legal-actions/s")
-    if SHEET.is_file():
-        print(f"all-fours  {sheet_rate(seconds):9.0f} trick sheets/s")
+    found = measure(seconds)
+    sheets = found.pop("sheets")
+    for game, rates in found.items():
+        print(f"{game:10s} {rates['actions']:9.0f} checked actions/s  "
+              f"{rates['legal']:9.0f} legal-actions/s")
+    for label, rate in sheets.items():
+        print(f"all-fours  {rate:9.0f} trick sheets/s ({label})")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,156 @@
+"""The processes a bench run starts and stops: a private redis-server and gunicorn.
+
+Both listen on 127.0.0.1 on a free port.  gunicorn runs exactly as ``referee serve`` would
+(:func:`referee.cli.serve_argv`: the product's settings module ``referee.gunicorn_conf``,
+whatever worker class it names) with 2 workers; only the WSGI app differs between the bare
+Flask ceiling, the product's echo and the product itself.  Server CPU is read from
+``/proc/<pid>/stat`` (utime + stime of every worker process, all its threads included).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import redis
+
+from referee.cli import serve_argv
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKERS = 2
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def ensure_program(name: str, package: str) -> str:
+    """The path of ``name``, installing Debian's ``package`` with apt-get if it is missing."""
+    found = shutil.which(name)
+    if found:
+        return found
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", package], check=True,
+                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+                   stdout=subprocess.DEVNULL)
+    return shutil.which(name) or name
+
+
+class RedisServer:
+    """A private, non-persistent redis-server on a free loopback port (``url``)."""
+
+    def __init__(self) -> None:
+        binary = ensure_program("redis-server", "redis-server")
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="referee-bench-redis-")
+        self.proc = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", self.dir], stdout=subprocess.DEVNULL)
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.client = redis.Redis.from_url(self.url)
+        wait_until(lambda: self.client.ping(), f"redis-server on port {self.port}")
+
+    def stop(self) -> None:
+        """Stop the server and remove its directory."""
+        self.proc.terminate()
+        self.proc.wait(10)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Gunicorn:
+    """gunicorn serving ``app`` (``module:variable``) as ``referee serve`` would, 2 workers."""
+
+    def __init__(self, app: str, redis_url: str, log: Path) -> None:
+        self.port = free_port()
+        args = argparse.Namespace(host="127.0.0.1", port=self.port, workers=WORKERS,
+                                  threads=8)
+        argv = serve_argv_for(args, redis_url)
+        argv[-1] = app
+        self.log = open(log, "wb")
+        env = {**os.environ, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
+        self.proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=self.log,
+                                     stderr=subprocess.STDOUT)
+        self.url = f"http://127.0.0.1:{self.port}"
+        wait_until(lambda: len(self.workers()) == WORKERS and _connects(self.port),
+                   f"gunicorn {app} on port {self.port}", 30)
+        self.worker_class = _worker_class(log)
+
+    def workers(self) -> list[int]:
+        """The pids of the worker processes (children of the gunicorn master)."""
+        path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+        try:
+            return [int(p) for p in path.read_text().split()]
+        except OSError:
+            return []
+
+    def cpu_seconds(self) -> float:
+        """utime + stime of every worker process so far, in seconds."""
+        total = 0
+        for pid in self.workers():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15)
+        return total / TICKS
+
+    def stop(self) -> None:
+        """Stop gunicorn (SIGTERM to the master, which stops its workers)."""
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+def serve_argv_for(args: argparse.Namespace, redis_url: str) -> list[str]:
+    """``referee serve``'s gunicorn command line with ``REDIS_URL`` set (several workers)."""
+    saved = os.environ.get("REDIS_URL")
+    os.environ["REDIS_URL"] = redis_url
+    try:
+        return serve_argv(args)
+    finally:
+        if saved is None:
+            os.environ.pop("REDIS_URL", None)
+        else:
+            os.environ["REDIS_URL"] = saved
+
+
+def _worker_class(log: Path) -> str:
+    """The worker class gunicorn reports using ("Using worker: gthread") in its log."""
+    for line in log.read_text(errors="replace").splitlines()[::-1]:
+        if "Using worker:" in line:
+            return line.split("Using worker:", 1)[1].strip()
+    return "unknown"
+
+
+def _connects(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), 0.5).close()
+        return True
+    except OSError:
+        return False
+
+
+def wait_until(check, what: str, seconds: float = 10) -> None:
+    """Poll ``check()`` until it is true; ``RuntimeError`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except Exception:  # noqa: BLE001 - not up yet
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"{what} did not start within {seconds} s")
