@@ -11,6 +11,7 @@ from referee import __version__, config
 from referee.api import docs, errors, games, health, limits, matches, rules
 from referee.i18n import negotiation
 from referee.registry import GAMES
+from referee.api.json_codec import FastJSONProvider
 from referee.store import StoreUnavailable, make_store
 
 
@@ -19,6 +20,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     blueprint per area; every error as ``application/problem+json``; every answer with its
     ``Content-Language``."""
     app = Flask(__name__)
+    app.json = FastJSONProvider(app)  # orjson where it writes what json.dumps would
     app.config.update(config.from_env())
     app.config.update(test_config or {})
     app.config["API_VERSION"] = __version__

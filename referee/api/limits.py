@@ -12,6 +12,7 @@ from flask import g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee.api.errors import Problem
+from referee.api.json_codec import fast_loads
 
 MAX_DEPTH = 64
 JSON_TYPES = ("application/json",)
@@ -51,11 +52,21 @@ def guard_request() -> None:
         raise Problem("unsupported-media-type", f"Send the body as application/json, not "
                       f"{mimetype or 'an untyped body'}.",
                       errors=[{"field": "Content-Type", "message": "must be application/json"}])
+    data = fast_loads(raw, MAX_DEPTH)  # orjson, when it is sure to pass every check below
+    if data is None:
+        data = checked_loads(raw)
+    g.json_body = data  # parsed once here; views read it back (loading.json_object)
+
+
+def checked_loads(raw: bytes):
+    """Parse ``raw`` with the standard library after checking its depth, and check its
+    strings: 400 ``malformed-json`` (too deep, not JSON), 422 ``invalid-input`` (a number
+    too long to convert, a lone surrogate)."""
     if json_depth(raw) > MAX_DEPTH:
         raise Problem("malformed-json", f"The JSON body is nested deeper than {MAX_DEPTH} levels.",
                       errors=[{"field": "body", "message": "nested too deeply"}])
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_float=_float, parse_constant=_float)
     except ValueError as exc:
         if "integer string conversion" in str(exc) or "Exceeds the limit" in str(exc):
             raise Problem("invalid-input", "A number in the body has more than 4300 digits.",
@@ -63,12 +74,21 @@ def guard_request() -> None:
                                    "digits"}]) from None
         raise Problem("malformed-json", "The request body is not valid JSON.",
                       errors=[{"field": "body", "message": f"Invalid JSON body: {exc}"}]) from None
-    g.json_body = data  # parsed once here; views read it back (loading.json_object)
     where = unencodable(data)
     if where is not None:
         raise Problem("invalid-input", "A string holds a lone UTF-16 surrogate (\\ud800-\\udfff "
                       "unpaired), which is not text.",
                       errors=[{"field": where or "body", "message": "not valid Unicode text"}])
+    return data
+
+
+def _float(text: str) -> float:
+    """``float(text)`` as ``json.loads`` makes it, noting a NaN or infinity in ``g`` so that
+    answers echoing it are written by ``json.dumps`` as before (``json_codec``)."""
+    value = float(text)
+    if value - value != 0:  # NaN or ±infinity
+        g.json_nonfinite = True
+    return value
 
 
 def unencodable(value, path: str = "") -> str | None:

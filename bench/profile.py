@@ -1,0 +1,65 @@
+"""Profile the HTTP layer in process: ``.venv/bin/python -m bench.profile [label] [-n N]``.
+
+Calls the product's WSGI app (``bench.echo:app``, no server, no network) ``N`` times with the
+bench's request for ``label`` (a row of the results table, e.g. ``"spy apply"``; default
+every stateless endpoint in turn) under pyinstrument (``pip install pyinstrument``; not a
+dependency of referee) and prints the time per request and the call tree.  The in-process
+store is used, so match actions are not profiled here.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+import time
+
+os.environ.pop("REDIS_URL", None)
+
+from bench.echo import app  # noqa: E402
+from bench.payloads import stateless_bodies  # noqa: E402
+
+
+def environ(path: str, body: bytes) -> dict:
+    """A WSGI environ of ``POST path`` with a JSON ``body``."""
+    return {"REQUEST_METHOD": "POST", "PATH_INFO": path, "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.url_scheme": "http",
+            "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(body)),
+            "wsgi.input": io.BytesIO(body), "wsgi.errors": sys.stderr, "QUERY_STRING": "",
+            "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "127.0.0.1:8000"}
+
+
+def call(path: str, body: bytes) -> int:
+    """One request through the app; returns the status code."""
+    status = []
+    chunks = app(environ(path, body), lambda s, h, e=None: status.append(s))
+    b"".join(chunks)
+    return int(status[0][:3])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.profile")
+    parser.add_argument("label", nargs="?")
+    parser.add_argument("-n", type=int, default=500)
+    args = parser.parse_args()
+    bodies = {k: (p, json.dumps(b).encode()) for k, (p, b) in stateless_bodies().items()}
+    bodies["product echo"] = ("/bench/echo", bodies["all-fours apply"][1])
+    labels = [args.label] if args.label else list(bodies)
+    from pyinstrument import Profiler
+    for label in labels:
+        path, body = bodies[label]
+        assert call(path, body) == 200, label
+        profiler = Profiler(interval=0.0002)
+        start = time.process_time()
+        with profiler:
+            for _ in range(args.n):
+                call(path, body)
+        cpu = (time.process_time() - start) / args.n
+        print(f"== {label}: {cpu * 1e6:.0f} µs CPU per request (profiled)")
+        if args.label:
+            print(profiler.output_text(unicode=True, color=False, show_all=False))
+
+
+if __name__ == "__main__":
+    main()

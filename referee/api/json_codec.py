@@ -1,0 +1,126 @@
+"""Fast JSON in and out (orjson) with exactly the output and checks of the standard library.
+
+* :class:`FastJSONProvider` — Flask's JSON provider.  Responses are written by orjson when
+  that gives the very bytes Flask's default provider (``json.dumps``) would: compact
+  separators, keys in insertion order (or sorted, as ``sort_keys`` says), no float (their
+  text differs, e.g. ``1e-05``), and, with ``ensure_ascii``, printable ASCII only.  Anything
+  else (a float, non-ASCII text, a non-string key, an integer past 64 bits, a type orjson
+  would write differently such as a date) goes to ``json.dumps`` as before, errors included.
+  orjson writes NaN and infinities as ``null``: the only source of those is a request body
+  (``NaN``, ``1e400``: engines count in integers, stored matches hold what typed schemas
+  accepted), and ``limits`` notes them (``g.json_nonfinite``), so that request's answers are
+  written by ``json.dumps``.
+* :func:`fast_loads` — a request body parsed by orjson when that is sure to give what
+  ``json.loads`` gives and to pass the request guards (:mod:`referee.api.limits`): no
+  backslash escapes, brackets balanced and at most ``max_depth`` deep outside strings, no run
+  of 19 digits (orjson turns integers past 64 bits into floats).  orjson refuses lone
+  surrogates, NaN and infinite numbers, so what it accepts needs no Unicode check.  ``None``
+  means "use the standard library", which then says precisely what is wrong, if anything.
+* :class:`BodyOnceParser` — webargs reads the body the guards already parsed (``g``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import g, has_app_context
+from flask.json.provider import DefaultJSONProvider
+from webargs.flaskparser import FlaskParser, is_json_request
+
+_ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+"""Every digit to 0, so that "a digit then ..." is a plain substring search (fast)."""
+_FLOAT_MARKS = (b"0.", b"0e", b"0E")
+"""A float in compact JSON has a digit then a point or an exponent (the same text inside a
+string only sends the answer to ``json.dumps``, which is slower, not different)."""
+_LONG_NUMBER = b"0" * 19
+_NOT_BRACKET = bytes(set(range(256)) - set(b"[]{}"))
+_TO_SQUARE = bytes.maketrans(b"{}", b"[]")
+_PASSTHROUGH = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+
+
+class _NotFast(Exception):
+    """orjson met something it would write differently from ``json.dumps``."""
+
+
+def _refuse(obj: Any) -> Any:
+    raise _NotFast(type(obj).__name__)
+
+
+class FastJSONProvider(DefaultJSONProvider):
+    """Flask's default JSON provider, writing with orjson whenever the bytes are the same."""
+
+    def fast_dumps(self, obj: Any) -> bytes | None:
+        """Compact JSON of ``obj`` by orjson, or ``None`` when ``json.dumps`` would write
+        something else (then call :meth:`dumps`)."""
+        if has_app_context() and g.get("json_nonfinite"):
+            return None  # orjson would write NaN and infinities as null
+        option = _PASSTHROUGH | (orjson.OPT_SORT_KEYS if self.sort_keys else 0)
+        try:
+            out = orjson.dumps(obj, default=_refuse, option=option)
+        except (_NotFast, TypeError, orjson.JSONEncodeError):
+            return None
+        if self.ensure_ascii and (not out.isascii() or b"\x7f" in out):
+            return None
+        zeroed = out.translate(_ZERO_DIGITS)
+        if any(mark in zeroed for mark in _FLOAT_MARKS):
+            return None
+        return out
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        """As Flask's ``dumps``; orjson writes it when only compact separators are asked."""
+        if kwargs == {"separators": (",", ":")}:
+            out = self.fast_dumps(obj)
+            if out is not None:
+                return out.decode()
+        return super().dumps(obj, **kwargs)
+
+    def response(self, *args: Any, **kwargs: Any):
+        """As Flask's ``response`` (a JSON body and a newline); compact output by orjson."""
+        if (self.compact is None and self._app.debug) or self.compact is False:
+            return super().response(*args, **kwargs)
+        obj = self._prepare_response_obj(args, kwargs)
+        out = self.fast_dumps(obj)
+        if out is None:
+            return super().response(obj)
+        return self._app.response_class(out + b"\n", mimetype=self.mimetype)
+
+
+def fast_loads(raw: bytes, max_depth: int) -> Any:
+    """``raw`` parsed by orjson, or ``None`` when the standard library must parse and check
+    it (see the module docstring).  Never raises."""
+    if b"\\" in raw:
+        return None
+    parts = raw.split(b'"')
+    if len(parts) % 2 == 0:  # an odd number of quotes: a string is not closed
+        return None
+    outside = b"".join(parts[::2])
+    if _LONG_NUMBER in outside.translate(_ZERO_DIGITS) or not _shallow(outside, max_depth):
+        return None
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+
+
+def _shallow(outside: bytes, max_depth: int) -> bool:
+    """Whether the brackets of ``outside`` (JSON text without its strings) balance and nest
+    at most ``max_depth`` deep: each pass removes the innermost pairs, so passes = depth."""
+    brackets = outside.translate(_TO_SQUARE, _NOT_BRACKET)
+    for _ in range(max_depth):
+        if not brackets:
+            return True
+        fewer = brackets.replace(b"[]", b"")
+        if fewer == brackets:
+            return False  # unbalanced
+        brackets = fewer
+    return not brackets
+
+
+class BodyOnceParser(FlaskParser):
+    """webargs' Flask parser, reading the JSON body that ``limits.guard_request`` parsed
+    (``g.json_body``) instead of parsing it again; as webargs otherwise."""
+
+    def _raw_load_json(self, req):
+        if is_json_request(req) and "json_body" in g:
+            return g.json_body
+        return super()._raw_load_json(req)
