@@ -1,4 +1,4 @@
-"""One run of every referee benchmark: ``.venv/bin/python -m bench`` (about 5 minutes).
+"""One run of every referee benchmark: ``./dev bench`` = ``.venv/bin/python -m bench`` (~4 min).
 
 Starts a private redis-server and two gunicorns on 127.0.0.1 (the bare Flask echo, and the
 product's app with its no-op echo route), both under the product's gunicorn settings with 2
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import tempfile
 import time
@@ -115,7 +116,7 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         redis_server.stop()
     engine_rates = engines.measure(engine_seconds)
-    command = "python -m bench " + " ".join(sys.argv[1:] if argv is None else argv)
+    command = shlex.join(["python", "-m", "bench", *(sys.argv[1:] if argv is None else argv)])
     text = report.render(runs=runs, rate=rate, engines=engine_rates, memory=mem,
                          command=command.strip(), worker_class=worker_class,
                          seconds=time.time() - began, smoke=args.smoke, note=args.note,

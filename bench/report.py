@@ -51,7 +51,7 @@ def render(*, runs, rate, engines, memory, command, worker_class, seconds, smoke
     lines += [f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; machine: "
               f"{os.cpu_count()} cores ({platform.machine()}, {platform.python_implementation()}"
               f" {platform.python_version()}); whole run {seconds:.0f} s.",
-              f"- Command: `.venv/bin/{command}`",
+              f"- Command: `.venv/bin/{command}` (or `./dev bench`)",
               f"- Server: gunicorn as `referee serve` runs it (`--config python:referee."
               f"gunicorn_conf`), worker class **{worker_class}**, 2 workers, 8 threads; "
               "Redis store (private redis-server); load from the bench process over 16 "

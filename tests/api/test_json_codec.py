@@ -150,3 +150,22 @@ def test_non_finite_numbers_in_a_body_are_echoed_as_json_dumps_writes_them(raw):
         assert fast.response(data).get_data() == slow.response(data).get_data()
     with app.app_context():  # without the note orjson differs: the check above can fail
         assert fast.response(data).get_data() != slow.response(data).get_data()
+
+
+def test_arguments_are_parsed_from_the_guarded_body_with_one_schema_instance(client,
+                                                                          monkeypatch):
+    """The body is parsed once (by the guard) and ``@blp.arguments`` schemas are built once."""
+    from flask_smorest import Blueprint
+
+    from referee.api import json_codec, limits
+    from referee.schemas.common import LegalActionsRequestSchema
+    parser = Blueprint.ARGUMENTS_PARSER
+    assert isinstance(parser, json_codec.BodyOnceParser)
+    assert parser._get_schema(LegalActionsRequestSchema, None) is \
+        parser._get_schema(LegalActionsRequestSchema, None)
+    # the guard's parse is what webargs loads: make it differ from the raw body to tell
+    monkeypatch.setattr(limits, "fast_loads", lambda raw, depth: {"state": [1]})
+    answer = client.post("/v1/games/coup/legal-actions", json={"state": {}})
+    assert answer.status_code == 422
+    assert answer.get_json()["errors"] == [{"field": "state",
+                                           "message": "Not a valid mapping type."}]
