@@ -90,6 +90,17 @@ class Result:
         return sum(n for status, n in self.statuses.items() if not 200 <= status < 300)
 
 
+def merged(results: list[Result]) -> Result:
+    """One result of several runs of the same load (times, answers and CPU added up)."""
+    out = Result(sum(r.seconds for r in results), offered=results[0].offered)
+    for r in results:
+        out.latencies += r.latencies
+        out.cpu += r.cpu
+        for status, n in r.statuses.items():
+            out.statuses[status] = out.statuses.get(status, 0) + n
+    return out
+
+
 class Connection:
     """One keep-alive connection."""
 

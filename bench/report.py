@@ -59,7 +59,9 @@ def render(*, runs, rate, engines, memory, command, worker_class, seconds, smoke
               f"- Each endpoint: {durations[0]:g} s warm-up, {durations[1]:g} s peak (closed "
               f"loop), {durations[2]:g} s at a fixed offered load of **{rate:.0f} req/s** (half "
               "the product echo's peak). CPU per request = workers' utime+stime over that fixed "
-              "load ÷ answers; ratio = product echo's CPU per request ÷ the endpoint's.",
+              "load ÷ answers; ratio = product echo's CPU per request ÷ the endpoint's. The two "
+              "echoes run their fixed load in 3 alternate rounds (twice as long in all), so "
+              "both see the same share of a busy machine.",
               ]
     if note:
         lines.append(f"- {note}")
