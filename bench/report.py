@@ -54,8 +54,9 @@ def render(*, runs, rate, engines, memory, command, worker_class, seconds, smoke
               f"- Command: `.venv/bin/{command}` (or `./dev bench`)",
               f"- Server: gunicorn as `referee serve` runs it (`--config python:referee."
               f"gunicorn_conf`), worker class **{worker_class}**, 2 workers, 8 threads; "
-              "Redis store (private redis-server); load from the bench process over 16 "
-              "keep-alive connections (8 tables for matches).",
+              "Redis store (private redis-server); rate-limit budgets set past reach (the checks "
+              "still run); load from the bench process over 16 keep-alive connections (8 tables "
+              "for matches).",
               f"- Each endpoint: {durations[0]:g} s warm-up, {durations[1]:g} s peak (closed "
               f"loop), {durations[2]:g} s at a fixed offered load of **{rate:.0f} req/s** (half "
               "the product echo's peak). CPU per request = workers' utime+stime over that fixed "
