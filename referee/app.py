@@ -9,9 +9,9 @@ from flask import Flask
 
 from referee import __version__, config
 from referee.api import docs, errors, games, health, limits, matches, rules
+from referee.api.json_codec import FastJSONProvider
 from referee.i18n import negotiation
 from referee.registry import GAMES
-from referee.api.json_codec import FastJSONProvider
 from referee.store import StoreUnavailable, make_store
 
 

@@ -16,18 +16,14 @@
   of 19 digits (orjson turns integers past 64 bits into floats).  orjson refuses lone
   surrogates, NaN and infinite numbers, so what it accepts needs no Unicode check.  ``None``
   means "use the standard library", which then says precisely what is wrong, if anything.
-* :class:`BodyOnceParser` — webargs reads the body the guards already parsed (``g``), with
-  schema instances built once.
 """
 from __future__ import annotations
 
 from typing import Any
 
-import marshmallow as ma
 import orjson
 from flask import g, has_app_context
 from flask.json.provider import DefaultJSONProvider
-from webargs.flaskparser import FlaskParser, is_json_request
 
 _ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 """Every digit to 0, so that "a digit then ..." is a plain substring search (fast)."""
@@ -116,25 +112,3 @@ def _shallow(outside: bytes, max_depth: int) -> bool:
             return False  # unbalanced
         brackets = fewer
     return not brackets
-
-
-class BodyOnceParser(FlaskParser):
-    """webargs' Flask parser, reading the JSON body that ``limits.guard_request`` parsed
-    (``g.json_body``) instead of parsing it again, and building each schema class given to
-    ``@blp.arguments`` once (webargs builds one per request); as webargs otherwise."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._schemas: dict[type, ma.Schema] = {}
-
-    def _get_schema(self, argmap, req) -> ma.Schema:
-        if isinstance(argmap, type) and issubclass(argmap, ma.Schema):
-            if argmap not in self._schemas:  # stateless once built, like loading._instance
-                self._schemas[argmap] = argmap()
-            return self._schemas[argmap]
-        return super()._get_schema(argmap, req)
-
-    def _raw_load_json(self, req):
-        if is_json_request(req) and "json_body" in g:
-            return g.json_body
-        return super()._raw_load_json(req)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import flask_smorest
+import marshmallow as ma
 from flask import g
 from webargs.flaskparser import FlaskParser
 
@@ -12,7 +13,20 @@ from referee.api.errors import Problem
 
 
 class ParsedBodyParser(FlaskParser):
-    """A webargs parser whose JSON location is the body ``guard_request`` already parsed."""
+    """A webargs parser whose JSON location is the body ``guard_request`` already parsed, and
+    which builds each schema class given to ``@blp.arguments`` once (webargs builds one per
+    request; marshmallow schemas are stateless once built, as ``loading`` relies on too)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._schemas: dict[type, ma.Schema] = {}
+
+    def _get_schema(self, argmap, req) -> ma.Schema:
+        if isinstance(argmap, type) and issubclass(argmap, ma.Schema):
+            if argmap not in self._schemas:
+                self._schemas[argmap] = argmap()
+            return self._schemas[argmap]
+        return super()._get_schema(argmap, req)
 
     def _raw_load_json(self, req) -> Any:
         if "json_body" in g:

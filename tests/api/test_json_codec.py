@@ -155,12 +155,11 @@ def test_non_finite_numbers_in_a_body_are_echoed_as_json_dumps_writes_them(raw):
 def test_arguments_are_parsed_from_the_guarded_body_with_one_schema_instance(client,
                                                                           monkeypatch):
     """The body is parsed once (by the guard) and ``@blp.arguments`` schemas are built once."""
-    from flask_smorest import Blueprint
-
-    from referee.api import json_codec, limits
+    from referee.api import limits
+    from referee.api.parsing import Blueprint, ParsedBodyParser
     from referee.schemas.common import LegalActionsRequestSchema
     parser = Blueprint.ARGUMENTS_PARSER
-    assert isinstance(parser, json_codec.BodyOnceParser)
+    assert isinstance(parser, ParsedBodyParser)
     assert parser._get_schema(LegalActionsRequestSchema, None) is \
         parser._get_schema(LegalActionsRequestSchema, None)
     # the guard's parse is what webargs loads: make it differ from the raw body to tell
