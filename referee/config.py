@@ -5,7 +5,9 @@
 | ``REDIS_URL`` | unset | Redis for matches; unset = the in-process store (one process) |
 | ``REFEREE_MAX_BODY_BYTES`` | 262144 | larger request bodies get 413 |
 | ``REFEREE_MATCH_TTL_SECONDS`` | 86400 | an idle match expires after this |
+| ``REDIS_WAIT_REPLICAS`` | 0 | replicas that must acknowledge each match update (``WAIT``) before it is accepted; 1 with Sentinel |
 | ``REFEREE_LOG_LEVEL`` | INFO | logging level |
+| ``REFEREE_LOG_FORMAT`` | json | ``json`` (one JSON object a line) or ``console`` |
 """
 from __future__ import annotations
 
@@ -20,7 +22,9 @@ def from_env(env: dict[str, str] | None = None) -> dict[str, Any]:
         "REDIS_URL": env.get("REDIS_URL") or None,
         "MAX_CONTENT_LENGTH": int(env.get("REFEREE_MAX_BODY_BYTES", 256 * 1024)),
         "MATCH_TTL_SECONDS": int(env.get("REFEREE_MATCH_TTL_SECONDS", 24 * 3600)),
+        "REDIS_WAIT_REPLICAS": int(env.get("REDIS_WAIT_REPLICAS", 0)),
         "LOG_LEVEL": env.get("REFEREE_LOG_LEVEL", "INFO"),
+        "LOG_FORMAT": env.get("REFEREE_LOG_FORMAT", "json"),
         "API_TITLE": "referee",
         "API_VERSION": "1.0.0",
         "OPENAPI_VERSION": "3.1.0",

@@ -13,10 +13,14 @@ __all__ = ["AlreadyRecorded", "MatchNotFound", "MatchStore", "MemoryStore", "Sto
 
 def make_store(config: Mapping[str, Any]) -> MatchStore:
     """The store for ``config``: a :class:`~referee.store.redis_store.RedisStore` on
-    ``REDIS_URL`` (keys under ``REDIS_KEY_PREFIX``, default ``referee``) when it is set, else
-    an in-process :class:`MemoryStore`.  Connects lazily: no Redis call happens here."""
+    ``REDIS_URL`` (any topology of :mod:`referee.store.connect`; keys under
+    ``REDIS_KEY_PREFIX``, default ``referee``; ``REDIS_WAIT_REPLICAS`` replicas acknowledge
+    each update) when it is set, else an in-process :class:`MemoryStore`.  Connects lazily:
+    no Redis call happens here.  Raises :class:`ValueError` for a ``REDIS_URL`` of an unknown
+    scheme."""
     url = config.get("REDIS_URL")
     if not url:
         return MemoryStore()
     from referee.store.redis_store import RedisStore
-    return RedisStore(url, prefix=config.get("REDIS_KEY_PREFIX") or "referee")
+    return RedisStore(url, prefix=config.get("REDIS_KEY_PREFIX") or "referee",
+                      wait_replicas=int(config.get("REDIS_WAIT_REPLICAS") or 0))

@@ -90,3 +90,8 @@ class MatchStore(ABC):
     @abstractmethod
     def delete(self, match_id: str) -> bool:
         """Delete every key of the match; ``True`` if it existed."""
+
+    def count(self) -> int | None:
+        """How many matches are live now (``None`` when the store cannot tell cheaply); read
+        by a metrics scrape, never by a request."""
+        return None

@@ -94,6 +94,12 @@ class MemoryStore(MatchStore):
             raw = self._live(match_id).recorded.get(key)
         return None if raw is None else json.loads(raw)
 
+    def count(self) -> int:
+        """How many matches have not expired (see :meth:`MatchStore.count`)."""
+        now = self._clock()
+        with self._lock:
+            return sum(1 for entry in list(self._matches.values()) if entry.expires_at > now)
+
     def delete(self, match_id: str) -> bool:
         """Forget the match (see :meth:`MatchStore.delete`)."""
         with self._lock:

@@ -18,11 +18,19 @@ each) so that ``DELETE`` removes every key of a match at once and they expire wi
 Connection failures and timeouts become :class:`StoreUnavailable`; the client uses short
 socket timeouts and no automatic retry (a retried write could not tell whether the first
 attempt landed — clients retry with an ``Idempotency-Key`` instead).
+
+The URL picks the topology (:mod:`referee.store.connect`: one server, Redis Cluster or
+Sentinel); the client is made on first use, so a cluster that is down at start-up is a 503,
+not a crash.  With ``wait_replicas`` = N > 0 every update is followed, on the same connection
+and in the same round trip, by ``WAIT N`` (:data:`WAIT_MS`): an update no N replicas
+acknowledged answers 503 (the client's retry with its ``Idempotency-Key`` then replays it, or
+applies it afresh if a failover lost it), so a failover never loses an accepted move.
 """
 from __future__ import annotations
 
 import functools
 import json
+import threading
 from typing import Any
 
 import redis
@@ -31,6 +39,7 @@ from redis.retry import Retry
 
 from referee.store.base import (AlreadyRecorded, MatchNotFound, MatchStore, StoreError,
                                 StoreUnavailable, VersionConflict)
+from referee.store.connect import redis_client, topology
 
 CONNECT_TIMEOUT = 0.5
 """Seconds to wait for a TCP connection to Redis before answering 503."""
@@ -38,7 +47,14 @@ CONNECT_TIMEOUT = 0.5
 SOCKET_TIMEOUT = 1.0
 """Seconds to wait for a Redis reply before answering 503."""
 
-_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError)
+WAIT_MS = 500
+"""Milliseconds an update waits for ``wait_replicas`` replicas to acknowledge it."""
+
+_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError,
+         redis.exceptions.ClusterError, redis.exceptions.TryAgainError,
+         redis.exceptions.RedisClusterException)
+"""Failures that mean "Redis is not there now" (a cluster without a master for a slot
+included), as opposed to a bug."""
 
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -81,13 +97,51 @@ def _guarded(method):
 class RedisStore(MatchStore):
     """Matches in Redis (see the module docstring for the keys)."""
 
-    def __init__(self, url: str, prefix: str = "referee", client: redis.Redis | None = None):
+    def __init__(self, url: str, prefix: str = "referee", client: redis.Redis | None = None,
+                 wait_replicas: int = 0):
+        self.url = url
         self.prefix = prefix
-        self.client = client or redis.Redis.from_url(
-            url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=SOCKET_TIMEOUT,
-            retry=Retry(NoBackoff(), 0), decode_responses=True)
-        self._create = self.client.register_script(CREATE)
-        self._commit = self.client.register_script(COMMIT)
+        self.topology = topology(url)
+        self.wait_replicas = wait_replicas if self.topology != "cluster" else 0
+        self._client = client
+        self._lock = threading.Lock()
+        self._scripts: dict[str, Any] = {}
+        self._create = functools.partial(self._run, CREATE)
+        self._commit = self._commit_replicated
+
+    @property
+    def client(self) -> redis.Redis:
+        """The redis-py client of :attr:`url`, made on first use (short timeouts, no retry)."""
+        if self._client is None:
+            with self._lock:
+                if self._client is None:
+                    self._client = redis_client(
+                        self.url, socket_connect_timeout=CONNECT_TIMEOUT,
+                        socket_timeout=SOCKET_TIMEOUT, retry=Retry(NoBackoff(), 0),
+                        decode_responses=True)
+        return self._client
+
+    def _run(self, source: str, keys: list[str], args: list[Any], client: Any = None):
+        """Run Lua ``source`` (EVALSHA, loading it if needed) on ``client`` (default the
+        store's client; a pipeline queues it)."""
+        script = self._scripts.get(source)
+        if script is None:
+            script = self._scripts[source] = self.client.register_script(source)
+        return script(keys=keys, args=args, client=client)
+
+    def _commit_replicated(self, keys: list[str], args: list[Any]) -> list[str]:
+        """Run :data:`COMMIT`; with ``wait_replicas``, ``WAIT`` in the same round trip and
+        :class:`StoreUnavailable` when too few replicas acknowledged an applied update."""
+        if not self.wait_replicas:
+            return self._run(COMMIT, keys, args)
+        pipe = self.client.pipeline(transaction=False)
+        self._run(COMMIT, keys, args, client=pipe)
+        pipe.execute_command("WAIT", self.wait_replicas, WAIT_MS)
+        outcome, acknowledged = pipe.execute()
+        if outcome[0] == "ok" and acknowledged < self.wait_replicas:
+            raise StoreUnavailable(f"Redis: {acknowledged} of {self.wait_replicas} replicas "
+                                   "acknowledged the update")
+        return outcome
 
     def keys(self, match_id: str) -> list[str]:
         """The match's keys: record, events, actions, idempotency records."""
@@ -150,6 +204,12 @@ class RedisStore(MatchStore):
     def delete(self, match_id: str) -> bool:
         """DEL every key of the match at once (see :meth:`MatchStore.delete`)."""
         return self.client.delete(*self.keys(match_id)) > 0
+
+    @_guarded
+    def count(self) -> int:
+        """How many matches are live (SCAN of every master: O(keys), for a metrics scrape)."""
+        return sum(1 for _ in self.client.scan_iter(match=f"{self.prefix}:match:{{*}}",
+                                                     count=1000))
 
     def _list(self, match_id: str, which: int, start: int) -> list[dict[str, Any]]:
         """Elements ``start``… of list key ``which`` of a match that exists (one round trip)."""

@@ -1,44 +1,107 @@
 """Fixtures of the match tests: a real Redis (``REFEREE_TEST_REDIS_URL``, set by ``./dev test``)
 under a key prefix of its own, cleaned up afterwards, and :class:`Table`, which drives a match
-through the API with a Flask test client."""
+through the API with a Flask test client.
+
+``REFEREE_TEST_TOPOLOGIES`` (comma-separated, default ``single``) lists the Redis topologies
+every test that needs Redis runs against: ``single`` is the test Redis above; ``cluster`` and
+``sentinel`` are started here, once per session, from :mod:`tests.topologies` (``./dev
+test-deploy`` runs them).  Tests that need Redis are marked ``redis``."""
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import uuid
 from typing import Any
 
 import pytest
-import redis
 
 from referee.app import create_app
+from referee.store.connect import redis_client
+from tests import topologies
 
 
-@pytest.fixture
-def redis_url() -> str:
-    """The test Redis; the test is skipped (saying why) when none is configured."""
-    url = os.environ.get("REFEREE_TEST_REDIS_URL")
-    if not url:
-        pytest.skip("REFEREE_TEST_REDIS_URL is unset: run ./dev test, which starts a private "
-                    "redis-server, or set it to a Redis the tests may write to")
-    return url
+
+def pytest_collection_modifyitems(items):
+    """Mark every test that needs a real Redis ``redis``."""
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if ({"redis_url", "private_redis"} & set(getattr(item, "fixturenames", ()))
+                or str(params.get("store", "")).startswith("redis-")):
+            item.add_marker(pytest.mark.redis)
 
 
-@pytest.fixture
-def redis_prefix(redis_url):
-    """A key prefix unique to this test; every key under it is deleted afterwards."""
+@pytest.fixture(scope="session")
+def shared_topologies(tmp_path_factory):
+    """The cluster/sentinel topologies of this session, started on first use."""
+    started: dict[str, topologies.Topology] = {}
+
+    def get(kind: str) -> topologies.Topology:
+        if kind not in started:
+            why = topologies.missing_tools()
+            if why:
+                pytest.skip(why)
+            started[kind] = topologies.TOPOLOGIES[kind](tmp_path_factory.mktemp(kind))
+        return started[kind]
+    yield get
+    for topology in started.values():
+        topology.close()
+
+
+@pytest.fixture(scope="session")
+def redis_url_of(shared_topologies):
+    """A function: topology name → the URL of the test Redis of that topology; for ``single``
+    it is ``REFEREE_TEST_REDIS_URL``, and the test is skipped (saying why) when that is
+    unset."""
+    def url_of(kind: str) -> str:
+        if kind != "single":
+            return shared_topologies(kind).url
+        url = os.environ.get("REFEREE_TEST_REDIS_URL")
+        if not url:
+            pytest.skip("REFEREE_TEST_REDIS_URL is unset: run ./dev test, which starts a "
+                        "private redis-server, or set it to a Redis the tests may write to")
+        return url
+    return url_of
+
+
+@pytest.fixture(params=topologies.selected())
+def redis_url(request, redis_url_of) -> str:
+    """The test Redis of each topology of ``REFEREE_TEST_TOPOLOGIES`` in turn."""
+    return redis_url_of(request.param)
+
+
+@contextlib.contextmanager
+def key_prefix(url: str):
+    """A key prefix unique to one test on the Redis of ``url``; every key under it is deleted
+    afterwards."""
     prefix = f"referee-test-{uuid.uuid4().hex[:12]}"
     yield prefix
-    client = redis.Redis.from_url(redis_url)
+    client = redis_client(url)
     for key in client.scan_iter(match=f"{prefix}:*", count=1000):
         client.delete(key)
     client.close()
 
 
 @pytest.fixture
+def redis_prefix(redis_url):
+    """A key prefix unique to this test (:func:`key_prefix`)."""
+    with key_prefix(redis_url) as prefix:
+        yield prefix
+
+
+@pytest.fixture
+def redis_key_prefix():
+    """:func:`key_prefix` (conftest functions cannot be imported under importlib mode)."""
+    return key_prefix
+
+
+@pytest.fixture
 def redis_app(redis_url, redis_prefix):
-    """An app whose matches live in the test Redis."""
-    return create_app({"TESTING": True, "REDIS_URL": redis_url, "REDIS_KEY_PREFIX": redis_prefix})
+    """An app whose matches live in the test Redis (with Sentinel, each update acknowledged
+    by a replica)."""
+    wait = 1 if redis_url.startswith("redis+sentinel") else 0
+    return create_app({"TESTING": True, "REDIS_URL": redis_url, "REDIS_KEY_PREFIX": redis_prefix,
+                       "REDIS_WAIT_REPLICAS": wait})
 
 
 @pytest.fixture

@@ -27,7 +27,8 @@ START_WAIT_SECONDS = 20
 def server(redis_url, free_port):
     """``gunicorn -w 4`` serving the app on a free loopback port, matches in the test Redis."""
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_LOG_LEVEL": "WARNING"}
+    env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_LOG_LEVEL": "WARNING",
+           "REDIS_WAIT_REPLICAS": "1" if redis_url.startswith("redis+sentinel") else "0"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", "python:referee.gunicorn_conf",
          "--workers", "4", "--threads", "4", "--bind", f"127.0.0.1:{port}",

@@ -2,68 +2,25 @@
 ``Retry-After``, the stateless endpoints keep working, and nothing is ever half-written."""
 from __future__ import annotations
 
-import shutil
-import signal
-import subprocess
-import time
-
 import pytest
 import redis
 
 from referee.app import create_app
-
-START_WAIT_SECONDS = 10
-
-
-def start_redis(port: int, tmp_path) -> subprocess.Popen:
-    """A private redis-server on ``port`` keeping nothing on disk; returns once it answers."""
-    proc = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    client = redis.Redis(port=port, socket_connect_timeout=0.2)
-    deadline = time.monotonic() + START_WAIT_SECONDS
-    while True:
-        try:
-            client.ping()
-            return proc
-        except redis.ConnectionError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                raise RuntimeError(f"redis-server did not start on port {port}") from None
-            time.sleep(0.05)
+from tests import topologies
 
 
-def stop(proc: subprocess.Popen) -> None:
-    proc.kill()
-    proc.wait()
 
 
-@pytest.fixture
-def private_redis(tmp_path, free_port):
-    """A redis-server of this test alone, which the test may stop and start again."""
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (./dev test installs it)")
-    port = free_port()
-    procs = [start_redis(port, tmp_path)]
-
-    class Server:
-        url = f"redis://127.0.0.1:{port}/0"
-
-        def stop(self):
-            stop(procs[-1])
-
-        def start(self):
-            procs.append(start_redis(port, tmp_path))
-
-        def pause(self, paused: bool):
-            procs[-1].send_signal(signal.SIGSTOP if paused else signal.SIGCONT)
-
-    yield Server()
-    for proc in procs:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGCONT)
-            stop(proc)
+@pytest.fixture(params=topologies.selected())
+def private_redis(request, tmp_path):
+    """A Redis of this test alone, of each topology of ``REFEREE_TEST_TOPOLOGIES`` (one
+    server, a cluster, a Sentinel set), which the test may stop, start again and pause."""
+    why = topologies.missing_tools()
+    if why:
+        pytest.skip(why)
+    server = topologies.TOPOLOGIES[request.param](tmp_path)
+    yield server
+    server.close()
 
 
 def _assert_503(response):

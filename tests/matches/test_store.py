@@ -8,6 +8,7 @@ import redis
 from referee.store import (AlreadyRecorded, MatchNotFound, MemoryStore, StoreError,
                            StoreUnavailable, VersionConflict, make_store)
 from referee.store.redis_store import RedisStore
+from tests import topologies
 
 TTL = 600
 
@@ -22,16 +23,19 @@ class Clock:
         return self.now
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", *(f"redis-{t}" for t in topologies.selected())])
 def store(request):
-    """Each implementation in turn; the memory store's clock is ``store.test_clock``."""
+    """Each implementation in turn (Redis on each topology of ``REFEREE_TEST_TOPOLOGIES``);
+    the memory store's clock is ``store.test_clock``."""
     if request.param == "memory":
         clock = Clock()
         made = MemoryStore(clock=clock)
         made.test_clock = clock
-        return made
-    url = request.getfixturevalue("redis_url")
-    return RedisStore(url, prefix=request.getfixturevalue("redis_prefix"))
+        yield made
+        return
+    url = request.getfixturevalue("redis_url_of")(request.param.removeprefix("redis-"))
+    with request.getfixturevalue("redis_key_prefix")(url) as prefix:
+        yield RedisStore(url, prefix=prefix)
 
 
 def record(version: int, **extra) -> dict:

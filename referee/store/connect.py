@@ -1,0 +1,88 @@
+"""One Redis setting for everything: ``REDIS_URL`` → a redis-py client (and the storage URI
+Flask-Limiter / ``limits`` understands), in the ``limits`` convention of URL schemes:
+
+| ``REDIS_URL`` | topology | client |
+| --- | --- | --- |
+| ``redis://[:pw@]host:port/db``, ``rediss://…`` | one server (TLS for ``rediss``) | ``redis.Redis`` |
+| ``redis+unix:///path/redis.sock`` | one server on a Unix socket | ``redis.Redis`` |
+| ``redis+cluster://[:pw@]h1:p1,h2:p2`` | Redis Cluster (any reachable nodes) | ``redis.cluster.RedisCluster`` |
+| ``redis+sentinel://[:pw@]h1:p1,h2:p2/<master>[/db]`` | Sentinel: the master it names | ``Sentinel.master_for`` |
+
+:func:`redis_client` builds the client (``**options`` go to redis-py, e.g. timeouts);
+:func:`limiter_storage_uri` gives Flask-Limiter the same Redis.  Raises :class:`ValueError`
+for a URL of another scheme or without a host.  A Redis Cluster client contacts the cluster
+when it is built; the others connect on first use.
+"""
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import redis
+from redis.cluster import ClusterNode, RedisCluster
+from redis.sentinel import Sentinel
+
+SCHEMES = ("redis", "rediss", "redis+unix", "redis+cluster", "redis+sentinel")
+"""The URL schemes :func:`redis_client` accepts (those of ``limits``' Redis storages)."""
+
+
+def topology(url: str) -> str:
+    """``"single"``, ``"cluster"`` or ``"sentinel"`` for ``url``; :class:`ValueError` if the
+    scheme is none of :data:`SCHEMES`."""
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    if scheme not in SCHEMES:
+        raise ValueError(f"REDIS_URL: scheme {scheme!r} is not one of {', '.join(SCHEMES)}")
+    return {"redis+cluster": "cluster", "redis+sentinel": "sentinel"}.get(scheme, "single")
+
+
+def _hosts(netloc: str, default_port: int) -> tuple[list[tuple[str, int]], str | None]:
+    """``[(host, port)]`` and the password of a ``[:pw@]h1:p1,h2:p2`` netloc."""
+    password = None
+    if "@" in netloc:
+        auth, netloc = netloc.rsplit("@", 1)
+        password = unquote(auth.split(":", 1)[1] if ":" in auth else auth) or None
+    hosts = []
+    for part in filter(None, netloc.split(",")):
+        host, sep, port = part.rpartition(":")
+        if not sep or not port.isdigit():
+            host, port = part, ""
+        hosts.append((host.strip("[]"), int(port) if port else default_port))
+    if not hosts:
+        raise ValueError("REDIS_URL: no host")
+    return hosts, password
+
+
+def redis_client(url: str, **options: Any) -> redis.Redis | RedisCluster:
+    """A redis-py client for ``url`` (see the module docstring for the schemes).
+
+    ``options`` are redis-py connection keywords (``socket_timeout``, ``decode_responses``,
+    ``retry``…), applied to every node of a cluster and to the Sentinel's master.  Raises
+    :class:`ValueError` for a bad URL and, for a cluster, redis-py's connection errors
+    (``RedisClusterException``) when no node answers."""
+    kind = topology(url)
+    if kind == "single":
+        if url.startswith("redis+unix://"):
+            url = "unix://" + url[len("redis+unix://"):]
+        return redis.Redis.from_url(url, **options)
+    parts = urlsplit(url)
+    if kind == "cluster":
+        hosts, password = _hosts(parts.netloc, 6379)
+        return RedisCluster(startup_nodes=[ClusterNode(h, p) for h, p in hosts],
+                            password=password, **options)
+    hosts, password = _hosts(parts.netloc, 26379)
+    path = [p for p in parts.path.split("/") if p]
+    if not path:
+        raise ValueError("REDIS_URL: redis+sentinel:// needs the master's name as its path")
+    sentinel_options = {k: v for k, v in options.items()
+                        if k in ("socket_timeout", "socket_connect_timeout")}
+    sentinel = Sentinel(hosts, sentinel_kwargs=sentinel_options)
+    db = int(path[1]) if len(path) > 1 else 0
+    return sentinel.master_for(path[0], password=password, db=db, **options)
+
+
+def limiter_storage_uri(url: str) -> str:
+    """The Flask-Limiter ``RATELIMIT_STORAGE_URI`` for the Redis of ``url`` (``limits`` takes
+    the same schemes, so this only checks the URL and returns it); :class:`ValueError` as
+    :func:`topology`."""
+    topology(url)
+    return url
