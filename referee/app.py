@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import importlib
-import logging
 from typing import Any
 
 from flask import Flask
@@ -11,6 +10,8 @@ from referee import __version__, config
 from referee.api import docs, errors, games, health, limits, matches, rules
 from referee.api.json_codec import FastJSONProvider
 from referee.i18n import negotiation
+from referee.ops import logs, metrics, requests
+from referee.ops.store import instrument
 from referee.registry import GAMES
 from referee.store import StoreUnavailable, make_store
 
@@ -25,16 +26,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.update(test_config or {})
     app.config["API_VERSION"] = __version__
     app.json.sort_keys = False
-    logging.basicConfig(level=app.config["LOG_LEVEL"])
+    logs.configure(app.config["LOG_LEVEL"], app.config["LOG_FORMAT"])
     api = docs.make_api(app, "An impartial rules arbiter for tabletop card games.")
     for blueprint in (health.blp, games.blp, rules.blp, *game_blueprints(), matches.blp):
         api.register_blueprint(blueprint)
-    app.extensions["referee.store"] = make_store(app.config)
+    app.extensions["referee.store"] = instrument(make_store(app.config))
     docs.init_app(app)
     errors.init_app(app)
     app.register_error_handler(StoreUnavailable, matches.store_unavailable)
     app.before_request(limits.guard_request)
     negotiation.init_app(app)
+    metrics.init_app(app)
+    requests.init_app(app)
     return app
 
 

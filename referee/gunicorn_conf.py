@@ -1,20 +1,38 @@
 """gunicorn settings for referee (``referee serve`` passes --bind, --workers, --threads).
 
-Logs go to stdout; request bodies and match state are never logged (hidden cards stay hidden).
+Logs go to stdout as JSON lines (referee.ops.logs; the app writes the access line); request
+bodies and match state are never logged (hidden cards stay hidden).  Metrics of every worker
+are added up through PROMETHEUS_MULTIPROC_DIR (referee.ops.multiproc; no preload_app).
 """
 import os
+
+from referee.ops import logs, multiproc
 
 worker_class = "gthread"
 timeout = int(os.environ.get("REFEREE_WORKER_TIMEOUT", 30))
 graceful_timeout = 10
 keepalive = 5
-accesslog = "-"
+accesslog = None  # the app logs each request (JSON, with its request id; no query, no body)
 errorlog = "-"
-# The path and status only: no query strings or bodies (a seat token never reaches a log).
-access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(L)ss'
+logconfig_dict = logs.gunicorn_logconfig(os.environ.get("REFEREE_LOG_FORMAT", "json"))
 # Keep one process when matches live in memory (no REDIS_URL): state must not split.
 if not os.environ.get("REDIS_URL"):
     workers = 1
 # gunicorn's control socket lives at one path per user ($HOME/.gunicorn/gunicorn.ctl), so two
 # servers on one machine would share it; referee does not use it.
 control_socket_disable = True
+
+
+def on_starting(server):
+    """Before any worker starts: an empty PROMETHEUS_MULTIPROC_DIR for the workers' metrics."""
+    server.referee_metrics_dir = multiproc.prepare()
+
+
+def child_exit(server, worker):
+    """A worker exited: drop its live samples from the metrics."""
+    multiproc.worker_exited(worker.pid)
+
+
+def on_exit(server):
+    """The master stops: remove the temporary metrics directory it made."""
+    multiproc.cleanup(getattr(server, "referee_metrics_dir", ""))

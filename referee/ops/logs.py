@@ -1,0 +1,97 @@
+"""Structured logs (structlog): one JSON object a line on stdout, or coloured text with
+``REFEREE_LOG_FORMAT=console``.
+
+Every line has ``timestamp`` (ISO 8601, UTC), ``level``, ``logger`` and ``event``; a line
+written while a request is served also has its ``request_id`` and, for a match, ``match_id``
+and ``version``.  The access line (``event: "request"``, :mod:`referee.ops.requests`) adds
+``method``, ``path``, ``endpoint``, ``status`` and ``duration_ms``.  Never logged: request or
+response bodies (hidden cards), headers (tokens), query strings.
+
+stdlib ``logging`` (the app's loggers, gunicorn's through :func:`gunicorn_logconfig`) goes
+through the same renderer.
+"""
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+import structlog
+
+_configured: tuple | None = None
+
+
+def request_context(logger, method_name, event: dict[str, Any]) -> dict[str, Any]:
+    """structlog processor: add the request id, match id and version of the request being
+    served, if any (never a token or a card)."""
+    from flask import g, has_request_context
+    if has_request_context():
+        event.setdefault("request_id", g.get("request_id"))
+        match = g.get("referee_match")
+        if match:
+            event.setdefault("match_id", match[0])
+            event.setdefault("version", match[2])
+    return event
+
+
+class _Stdout:
+    """structlog's output: one line on whatever ``sys.stdout`` is now, flushed."""
+
+    def msg(self, message: str) -> None:
+        out = sys.stdout
+        out.write(message + "\n")
+        out.flush()
+
+    debug = info = warning = error = critical = exception = msg
+
+
+def _renderer(fmt: str):
+    if fmt == "console":
+        return structlog.dev.ConsoleRenderer(colors=False)
+    return structlog.processors.JSONRenderer()
+
+
+def _shared(fmt: str) -> list:
+    return [structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True)]
+
+
+def formatter(fmt: str = "json") -> logging.Formatter:
+    """A stdlib formatter rendering records like structlog's own lines."""
+    return structlog.stdlib.ProcessorFormatter(
+        processor=_renderer(fmt),
+        foreign_pre_chain=[structlog.stdlib.add_logger_name, request_context, *_shared(fmt)])
+
+
+def configure(level: str = "INFO", fmt: str = "json") -> None:
+    """Set up structlog and the root logger for ``level`` and ``fmt`` (``json``/``console``);
+    idempotent (the app factory calls it for each app)."""
+    global _configured
+    if _configured == (level, fmt):
+        return
+    _configured = (level, fmt)
+    structlog.configure(
+        processors=[*_shared(fmt), _renderer(fmt)],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level)),
+        logger_factory=lambda *args: _Stdout(),
+        cache_logger_on_first_use=True)
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(formatter(fmt))
+    handler.referee = True
+    root = logging.getLogger()
+    root.handlers[:] = [h for h in root.handlers if not getattr(h, "referee", False)] + [handler]
+    root.setLevel(level)
+
+
+def gunicorn_logconfig(fmt: str = "json") -> dict[str, Any]:
+    """gunicorn's ``logconfig_dict``: its error log as JSON lines on stdout (its access log
+    is off: the app writes the access line)."""
+    return {
+        "version": 1, "disable_existing_loggers": False,
+        "formatters": {"structured": {"()": "referee.ops.logs.formatter", "fmt": fmt}},
+        "handlers": {"stdout": {"class": "logging.StreamHandler", "formatter": "structured",
+                                "stream": "ext://sys.stdout"}},
+        "loggers": {"gunicorn.error": {"handlers": ["stdout"], "level": "INFO",
+                                       "propagate": False}},
+        "root": {"level": "INFO", "handlers": []},
+    }

@@ -1,0 +1,86 @@
+"""Per-request hooks: the request id, the access log line and the request/verdict metrics.
+
+Kept cheap (a few microseconds a request): one clock read at each end, a cached metric child,
+one JSON line.  Bodies are read only to count verdicts, and only where one is given
+(``validate`` answers and ``illegal-action`` problems).
+
+- ``X-Request-ID``: taken from the request when it is 1–128 characters of ``[A-Za-z0-9._:-]``,
+  else 16 random hex digits; always sent back on the answer.
+"""
+from __future__ import annotations
+
+import os
+import re
+import time
+
+import structlog
+from flask import Flask, g, request
+
+from referee.ops import metrics
+
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+_VERDICT_ENDPOINTS = {"games.validate", "games.apply", "matches.act"}
+access = structlog.get_logger("referee.access")
+
+
+def begin() -> None:
+    """before_request: start the clock, settle the request id."""
+    g.referee_started = time.perf_counter()
+    given = request.headers.get("X-Request-ID")
+    g.request_id = given if given and _REQUEST_ID.fullmatch(given) else os.urandom(8).hex()
+
+
+def end(response):
+    """after_request: metrics, the access line, the ``X-Request-ID`` header."""
+    started = g.get("referee_started")
+    seconds = time.perf_counter() - started if started is not None else 0.0
+    rule = request.url_rule
+    endpoint = rule.rule if rule is not None else "unmatched"
+    status = response.status_code
+    metrics.observe_request(endpoint, request.method, status, seconds)
+    if rule is not None and rule.endpoint in _VERDICT_ENDPOINTS:
+        _count_verdict(rule.endpoint, status, response)
+    request_id = g.get("request_id") or os.urandom(8).hex()
+    response.headers["X-Request-ID"] = request_id
+    if _ACCESS_LOG:
+        match = g.get("referee_match")
+        access.info("request", logger="referee.access", request_id=request_id,
+                    method=request.method, path=request.path, endpoint=endpoint,
+                    status=status, duration_ms=round(seconds * 1000, 3),
+                    match_id=match[0] if match else None,
+                    version=match[2] if match else None)
+    return response
+
+
+def _count_verdict(endpoint: str, status: int, response) -> None:
+    """Count the verdict a validate/apply/move answer carries (AF-…, COUP-…, SPY-…, GN-…)."""
+    if endpoint == "matches.act":
+        match = g.get("referee_match")
+        game = match[1] if match else "unknown"
+    else:
+        game = (request.view_args or {}).get("game", "unknown")
+    if status == 200 and endpoint != "games.validate":
+        metrics.VERDICTS.labels(game, "legal", "").inc()
+        return
+    if status not in (200, 422):
+        return
+    body = response.get_json(silent=True) or {}
+    if status == 422 and body.get("type") != "/problems/illegal-action":
+        return
+    violations = body.get("violations") or []
+    if not violations:
+        metrics.VERDICTS.labels(game, "legal", "").inc()
+    for rule in {v.get("rule", "") for v in violations}:
+        metrics.VERDICTS.labels(game, "illegal", rule).inc()
+
+
+_ACCESS_LOG = os.environ.get("REFEREE_ACCESS_LOG", "1") != "0"
+
+
+def init_app(app: Flask) -> None:
+    """Install the hooks (``begin`` first among before_request functions, so the clock covers
+    the others)."""
+    global _ACCESS_LOG
+    _ACCESS_LOG = bool(app.config.get("ACCESS_LOG", _ACCESS_LOG))
+    app.before_request_funcs.setdefault(None, []).insert(0, begin)
+    app.after_request(end)

@@ -1,0 +1,44 @@
+"""Instrumentation of the match store, without wrapping it (tests and callers keep the store
+object itself): each public method of the instance is replaced by one that notes the match
+served (id, game, version) for the logs and the verdict metric, counts created matches, and
+counts :class:`~referee.store.StoreUnavailable` failures by operation."""
+from __future__ import annotations
+
+import functools
+
+from flask import g, has_request_context
+
+from referee.ops import metrics
+from referee.store import MatchStore, StoreUnavailable
+
+OPERATIONS = ("ping", "create", "load", "commit", "events", "actions", "recorded", "delete")
+
+
+def _note(match_id: str, record: dict) -> None:
+    if has_request_context():
+        g.referee_match = (match_id, record.get("game"), record.get("version"))
+
+
+def instrument(store: MatchStore) -> MatchStore:
+    """Instrument ``store`` in place (see the module docstring) and return it."""
+    for name in OPERATIONS:
+        method = getattr(store, name)
+
+        @functools.wraps(method)
+        def counted(*args, _method=method, _name=name, **kwargs):
+            try:
+                result = _method(*args, **kwargs)
+            except StoreUnavailable:
+                metrics.STORE_ERRORS.labels(_name).inc()
+                raise
+            if _name == "load":
+                _note(args[0], result)
+            elif _name == "commit":
+                _note(args[0], kwargs.get("record") or args[2])
+            elif _name == "create":
+                record = kwargs.get("record") or args[1]
+                _note(args[0], record)
+                metrics.MATCHES_CREATED.labels(record.get("game", "unknown")).inc()
+            return result
+        setattr(store, name, counted)
+    return store

@@ -1,0 +1,135 @@
+"""Operations, in process: /metrics (requests by endpoint and status, latency, verdicts by game
+and rule ID, matches created and active, store errors), the JSON access log with its request
+id, match id and version (never a token or a card), and X-Request-ID."""
+from __future__ import annotations
+
+import json
+import re
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from referee.app import create_app
+
+
+def samples(client) -> dict[tuple, float]:
+    """``{(sample name, sorted labels): value}`` of GET /metrics."""
+    response = client.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["Content-Type"].startswith("text/plain; version=")
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(response.get_data(as_text=True))
+            for s in family.samples}
+
+
+def delta(before, after, name, **labels) -> float:
+    key = (name, tuple(sorted(labels.items())))
+    return after.get(key, 0.0) - before.get(key, 0.0)
+
+
+def setup_state(client, **body):
+    response = client.post("/v1/games/all-fours/setup", json=body)
+    assert response.status_code == 200
+    return response.get_json()["state"]
+
+
+def test_metrics_count_requests_latency_and_verdicts_by_rule_af_b1(client):
+    state = setup_state(client, players=["ana", "ben"], dealer="ben", seed=42)
+    before = samples(client)
+    # AF-B1: only the player on the dealer's right (ana) may stand or beg.
+    beg = client.post("/v1/games/all-fours/validate",
+                      json={"state": state, "action": {"type": "beg", "player": "ben"}})
+    assert beg.get_json()["legal"] is False
+    stand = client.post("/v1/games/all-fours/apply",
+                        json={"state": state, "action": {"type": "stand", "player": "ana"}})
+    assert stand.status_code == 200
+    refused = client.post("/v1/games/all-fours/apply",
+                          json={"state": state, "action": {"type": "beg", "player": "ben"}})
+    assert refused.status_code == 422
+    client.get("/no/such/path")
+    after = samples(client)
+    assert delta(before, after, "referee_verdicts_total", game="all-fours",
+                 outcome="illegal", rule="AF-B1") == 2
+    assert delta(before, after, "referee_verdicts_total", game="all-fours",
+                 outcome="legal", rule="") == 1
+    validate = "/v1/games/<game>/validate"
+    assert delta(before, after, "referee_http_requests_total", endpoint=validate,
+                 method="POST", status="200") == 1
+    assert delta(before, after, "referee_http_requests_total", endpoint="/v1/games/<game>/apply",
+                 method="POST", status="422") == 1
+    assert delta(before, after, "referee_http_requests_total", endpoint="unmatched",
+                 method="GET", status="404") == 1
+    assert delta(before, after, "referee_http_request_duration_seconds_count",
+                 endpoint=validate) == 1
+    assert delta(before, after, "referee_http_request_duration_seconds_bucket",
+                 endpoint=validate, le="+Inf") == 1
+
+
+def test_metrics_count_matches_created_active_and_their_verdicts(client):
+    before = samples(client)
+    created = [client.post("/v1/matches", json={"game": "all-fours", "players": ["ana", "ben"],
+                                                "dealer": "ana", "seed": n}) for n in (1, 2)]
+    match = created[0].get_json()
+    moved = client.post(f"/v1/matches/{match['id']}/actions",
+                        json={"action": {"type": "stand", "player": "ben"}},
+                        headers={"Authorization": f"Bearer {match['seats']['ben']}",
+                                 "If-Match": '"1"'})
+    assert moved.status_code == 200
+    after = samples(client)
+    assert delta(before, after, "referee_matches_created_total", game="all-fours") == 2
+    assert after[("referee_matches_active", ())] == 2  # this app's in-process store
+    assert delta(before, after, "referee_verdicts_total", game="all-fours", outcome="legal",
+                 rule="") == 1
+    client.delete(f"/v1/matches/{match['id']}",
+                  headers={"Authorization": f"Bearer {match['host_token']}"})
+    assert samples(client)[("referee_matches_active", ())] == 1
+
+
+def test_metrics_count_store_errors_by_operation():
+    # Port 1 on the loopback: nothing listens, every store call is refused at once.
+    client = create_app({"TESTING": True, "REDIS_URL": "redis://127.0.0.1:1/0"}).test_client()
+    before = samples(client)
+    assert client.get("/v1/matches/aaaaaaaaaaaaaaaaaaaaaa").status_code == 503
+    assert client.get("/readyz").status_code == 503
+    after = samples(client)
+    assert delta(before, after, "referee_store_errors_total", operation="load") == 1
+    assert delta(before, after, "referee_store_errors_total", operation="ping") == 1
+    assert ("referee_matches_active", ()) not in after  # unknown while the store is down
+
+
+def access_lines(output: str) -> list[dict]:
+    """The JSON access lines among captured stdout."""
+    lines = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
+    return [line for line in lines if line.get("event") == "request"]
+
+
+def test_access_log_is_json_with_request_id_match_id_and_version_never_a_token_or_card(
+        client, capsys):
+    capsys.readouterr()
+    created = client.post("/v1/matches", json={"game": "all-fours", "players": ["ana", "ben"],
+                                                "dealer": "ana", "seed": 42}).get_json()
+    ben = {"Authorization": f"Bearer {created['seats']['ben']}"}
+    view = client.get(f"/v1/matches/{created['id']}", headers={**ben, "X-Request-ID": "trace-7"})
+    assert view.headers["X-Request-ID"] == "trace-7"
+    moved = client.post(f"/v1/matches/{created['id']}/actions", headers={**ben, "If-Match": '"1"'},
+                        json={"action": {"type": "stand", "player": "ben"}})
+    assert moved.status_code == 200
+    output = capsys.readouterr().out
+    create_line, view_line, move_line = access_lines(output)
+    assert view_line["request_id"] == "trace-7"
+    assert re.fullmatch(r"[0-9a-f]{16}", create_line["request_id"])
+    assert create_line["request_id"] != move_line["request_id"]
+    assert (view_line["match_id"], view_line["version"]) == (created["id"], 1)
+    assert (move_line["match_id"], move_line["version"], move_line["status"]) == (created["id"], 2, 200)
+    assert view_line["endpoint"] == "/v1/matches/<match_id>" and view_line["method"] == "GET"
+    for token in [created["host_token"], *created["seats"].values()]:
+        assert token not in output
+    for card in view.get_json()["view"]["hand"]:  # ben's hidden hand
+        assert f'"{card}"' not in output
+
+
+def test_a_bad_x_request_id_is_replaced_by_a_generated_one(client):
+    for bad in ["", "x" * 129, "has space", "quote\"s"]:
+        answer = client.get("/livez", headers={"X-Request-ID": bad})
+        assert re.fullmatch(r"[0-9a-f]{16}", answer.headers["X-Request-ID"]), bad
+    first, second = (client.get("/livez").headers["X-Request-ID"] for _ in range(2))
+    assert first != second
