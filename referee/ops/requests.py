@@ -13,14 +13,12 @@ import os
 import re
 import time
 
-import structlog
 from flask import Flask, g, request
 
-from referee.ops import metrics
+from referee.ops import logs, metrics
 
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _VERDICT_ENDPOINTS = {"games.validate", "games.apply", "matches.act"}
-access = structlog.get_logger("referee.access")
 
 
 def begin() -> None:
@@ -44,11 +42,10 @@ def end(response):
     response.headers["X-Request-ID"] = request_id
     if _ACCESS_LOG:
         match = g.get("referee_match")
-        access.info("request", logger="referee.access", request_id=request_id,
-                    method=request.method, path=request.path, endpoint=endpoint,
-                    status=status, duration_ms=round(seconds * 1000, 3),
-                    match_id=match[0] if match else None,
-                    version=match[2] if match else None)
+        logs.write("referee.access", "request", request_id=request_id,
+                   method=request.method, path=request.path, endpoint=endpoint,
+                   status=status, duration_ms=round(seconds * 1000, 3),
+                   match_id=match[0] if match else None, version=match[2] if match else None)
     return response
 
 
