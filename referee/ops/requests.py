@@ -23,39 +23,41 @@ _VERDICT_ENDPOINTS = {"games.validate", "games.apply", "matches.act"}
 
 def begin() -> None:
     """before_request: start the clock, settle the request id."""
-    g.referee_started = time.perf_counter()
-    given = request.headers.get("X-Request-ID")
-    g.request_id = given if given and _REQUEST_ID.fullmatch(given) else os.urandom(8).hex()
+    ctx = g._get_current_object()
+    ctx.referee_started = time.perf_counter()
+    given = request._get_current_object().headers.get("X-Request-ID")
+    ctx.request_id = given if given and _REQUEST_ID.fullmatch(given) else os.urandom(8).hex()
 
 
 def end(response):
     """after_request: metrics, the access line, the ``X-Request-ID`` header."""
-    started = g.get("referee_started")
+    ctx = g._get_current_object()
+    req = request._get_current_object()
+    started = getattr(ctx, "referee_started", None)
     seconds = time.perf_counter() - started if started is not None else 0.0
-    rule = request.url_rule
+    rule = req.url_rule
     endpoint = rule.rule if rule is not None else "unmatched"
     status = response.status_code
-    metrics.observe_request(endpoint, request.method, status, seconds)
+    metrics.observe_request(endpoint, req.method, status, seconds)
+    match = getattr(ctx, "referee_match", None)
     if rule is not None and rule.endpoint in _VERDICT_ENDPOINTS:
-        _count_verdict(rule.endpoint, status, response)
-    request_id = g.get("request_id") or os.urandom(8).hex()
+        _count_verdict(rule.endpoint, status, response, req, match)
+    request_id = getattr(ctx, "request_id", None) or os.urandom(8).hex()
     response.headers["X-Request-ID"] = request_id
     if _ACCESS_LOG:
-        match = g.get("referee_match")
-        logs.write("referee.access", "request", request_id=request_id,
-                   method=request.method, path=request.path, endpoint=endpoint,
-                   status=status, duration_ms=round(seconds * 1000, 3),
+        logs.write("referee.access", "request", request_id=request_id, method=req.method,
+                   path=req.path, endpoint=endpoint, status=status,
+                   duration_ms=round(seconds * 1000, 3),
                    match_id=match[0] if match else None, version=match[2] if match else None)
     return response
 
 
-def _count_verdict(endpoint: str, status: int, response) -> None:
+def _count_verdict(endpoint: str, status: int, response, req, match) -> None:
     """Count the verdict a validate/apply/move answer carries (AF-…, COUP-…, SPY-…, GN-…)."""
     if endpoint == "matches.act":
-        match = g.get("referee_match")
         game = match[1] if match else "unknown"
     else:
-        game = (request.view_args or {}).get("game", "unknown")
+        game = (req.view_args or {}).get("game", "unknown")
     if status == 200 and endpoint != "games.validate":
         metrics.VERDICTS.labels(game, "legal", "").inc()
         return
