@@ -103,8 +103,8 @@ def access_lines(output: str) -> list[dict]:
 
 
 def test_access_log_is_json_with_request_id_match_id_and_version_never_a_token_or_card(
-        client, capsys):
-    capsys.readouterr()
+        client, capfd):
+    capfd.readouterr()
     created = client.post("/v1/matches", json={"game": "all-fours", "players": ["ana", "ben"],
                                                 "dealer": "ana", "seed": 42}).get_json()
     ben = {"Authorization": f"Bearer {created['seats']['ben']}"}
@@ -113,7 +113,7 @@ def test_access_log_is_json_with_request_id_match_id_and_version_never_a_token_o
     moved = client.post(f"/v1/matches/{created['id']}/actions", headers={**ben, "If-Match": '"1"'},
                         json={"action": {"type": "stand", "player": "ben"}})
     assert moved.status_code == 200
-    output = capsys.readouterr().out
+    output = capfd.readouterr().out
     create_line, view_line, move_line = access_lines(output)
     assert view_line["request_id"] == "trace-7"
     assert re.fullmatch(r"[0-9a-f]{16}", create_line["request_id"])

@@ -1,4 +1,4 @@
-"""Structured logs (structlog): one JSON object a line on stdout, or coloured text with
+"""Structured logs (structlog): one JSON object a line on the process's standard output, or coloured text with
 ``REFEREE_LOG_FORMAT=console``.
 
 Every line has ``timestamp`` (ISO 8601, UTC), ``level``, ``logger`` and ``event``; a line
@@ -39,10 +39,11 @@ def request_context(logger, method_name, event: dict[str, Any]) -> dict[str, Any
 
 
 class _Stdout:
-    """structlog's output: one line on whatever ``sys.stdout`` is now, flushed."""
+    """structlog's output: one line on the process's standard output, flushed (not on a
+    ``sys.stdout`` some code redirected for a while)."""
 
     def msg(self, message: str) -> None:
-        out = sys.stdout
+        out = sys.__stdout__
         out.write(message + "\n")
         out.flush()
 
@@ -79,7 +80,7 @@ def configure(level: str = "INFO", fmt: str = "json") -> None:
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level)),
         logger_factory=lambda *args: _Stdout(),
         cache_logger_on_first_use=True)
-    handler = logging.StreamHandler(sys.stdout)
+    handler = logging.StreamHandler(sys.__stdout__)
     handler.setFormatter(formatter(fmt))
     handler.referee = True
     root = logging.getLogger()
@@ -96,7 +97,7 @@ def write(logger: str, event: str, **fields: Any) -> None:
         return
     fields["event"], fields["level"], fields["logger"] = event, "info", logger
     fields["timestamp"] = datetime.datetime.now(_UTC).isoformat().replace("+00:00", "Z")
-    out = sys.stdout
+    out = sys.__stdout__
     out.write(_encode(fields) + "\n")
     out.flush()
 
