@@ -10,7 +10,7 @@ from referee import __version__, config
 from referee.api import docs, errors, games, health, limits, matches, rules
 from referee.api.json_codec import FastJSONProvider
 from referee.i18n import negotiation
-from referee.ops import logs, metrics, requests
+from referee.ops import hooks, logs, metrics
 from referee.ops.store import instrument
 from referee.registry import GAMES
 from referee.store import StoreUnavailable, make_store
@@ -37,7 +37,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.before_request(limits.guard_request)
     negotiation.init_app(app)
     metrics.init_app(app)
-    requests.init_app(app)
+    hooks.init_app(app)
     return app
 
 

@@ -1,2 +1,2 @@
 """Operations: Prometheus metrics (:mod:`.metrics`), JSON logs (:mod:`.logs`), the per-request
-hooks that feed both (:mod:`.requests`) and the match store's instrumentation (:mod:`.store`)."""
+hooks that feed both (:mod:`.hooks`) and the match store's instrumentation (:mod:`.store`)."""

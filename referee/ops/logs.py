@@ -3,7 +3,7 @@
 
 Every line has ``timestamp`` (ISO 8601, UTC), ``level``, ``logger`` and ``event``; a line
 written while a request is served also has its ``request_id`` and, for a match, ``match_id``
-and ``version``.  The access line (``event: "request"``, :mod:`referee.ops.requests`) adds
+and ``version``.  The access line (``event: "request"``, :mod:`referee.ops.hooks`) adds
 ``method``, ``path``, ``endpoint``, ``status`` and ``duration_ms``.  Never logged: request or
 response bodies (hidden cards), headers (tokens), query strings.
 
