@@ -114,5 +114,13 @@ class GnomingEngine(Engine):
                 and not turn["filled"] and viewer != turn["player"]):
             yield "cards", ("turn", "holding")
 
+    def conserved(self, state: dict[str, Any]) -> dict[str, Any]:
+        """GN-C1: the 110 cards stay in play: layouts, draw pile, discard piles, the card in
+        hand and the Hazards removed (GN-D2) always hold all of them."""
+        cards = sum(len(row) for grid in state["layouts"].values() for row in grid)
+        cards += len(state["draw_pile"]) + sum(map(len, state["discard_piles"]))
+        cards += len(state["removed"]) + (state["turn"].get("holding") is not None)
+        return {"cards": cards}
+
 
 ENGINE = GnomingEngine()
