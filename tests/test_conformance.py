@@ -88,3 +88,20 @@ def test_conformance_games_are_described(client, game):
     assert described["players"]["min"] == engine.min_players
     assert set(described["options"]) == set(engine.options)
     assert set(described["actions"]) == set(GAMES[game].schemas.ACTION_SCHEMAS)
+
+
+def test_each_request_parses_its_body_once(client, monkeypatch):
+    """guard_request parses the JSON body; webargs (``@blp.arguments``) reads that parse back
+    instead of parsing the bytes again (issue 10)."""
+    import webargs.core
+
+    parsed = []
+    real = webargs.core.parse_json
+    monkeypatch.setattr(webargs.core, "parse_json",
+                        lambda *a, **k: parsed.append(1) or real(*a, **k))
+    engine = GAMES["coup"].engine
+    state = engine.setup({**GAMES["coup"].example_setup, "mode": "digital",
+                          "options": engine.resolve_options({})}, 5)
+    response = client.post("/v1/games/coup/legal-actions", json={"state": state})
+    assert response.status_code == 200 and response.get_json()["actions"]
+    assert parsed == []
