@@ -7,13 +7,14 @@ from typing import Any
 from flask import Flask
 
 from referee import __version__, config
-from referee.api import docs, errors, games, health, limits, matches, rules
+from referee.api import (cross_origin, docs, errors, games, health, limits, matches,
+                         ratelimits, rules)
 from referee.api.json_codec import FastJSONProvider
 from referee.i18n import negotiation
 from referee.ops import hooks, logs, metrics
 from referee.ops.store import instrument
 from referee.registry import GAMES
-from referee.store import StoreUnavailable, make_store
+from referee.store import StoreFull, StoreUnavailable, make_store
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -23,17 +24,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.json = FastJSONProvider(app)  # orjson where it writes what json.dumps would
     app.config.update(config.from_env())
+    for module in (limits, ratelimits, cross_origin):
+        app.config.update(module.settings())
     app.config.update(test_config or {})
     app.config["API_VERSION"] = __version__
     app.json.sort_keys = False
     logs.configure(app.config["LOG_LEVEL"], app.config["LOG_FORMAT"])
     api = docs.make_api(app, "An impartial rules arbiter for tabletop card games.")
-    for blueprint in (health.blp, games.blp, rules.blp, *game_blueprints(), matches.blp):
+    stateless = [games.blp, rules.blp, *game_blueprints()]
+    for blueprint in (health.blp, *stateless, matches.blp):
         api.register_blueprint(blueprint)
     app.extensions["referee.store"] = instrument(make_store(app.config))
     docs.init_app(app)
     errors.init_app(app)
     app.register_error_handler(StoreUnavailable, matches.store_unavailable)
+    app.register_error_handler(StoreFull, matches.store_full)
+    cross_origin.init_app(app)
+    ratelimits.init_app(app, matches.blp, stateless)  # checks run before the body is read
     app.before_request(limits.guard_request)
     negotiation.init_app(app)
     metrics.init_app(app)

@@ -1,4 +1,15 @@
-"""gunicorn settings for referee (``referee serve`` passes --bind, --workers, --threads).
+"""gunicorn settings for referee (``referee serve`` passes --bind and --workers).
+
+Workers are gevent workers (:mod:`referee.worker`): each connection is a greenlet, so hundreds
+of slow or idle clients cannot take the service down.  Time limits, all from the environment:
+
+| variable | default | meaning |
+| --- | --- | --- |
+| ``REFEREE_HEADER_TIMEOUT_SECONDS`` | 5 | a request's line and headers must arrive within this (also the keep-alive idle time) |
+| ``REFEREE_IO_TIMEOUT_SECONDS`` | 30 | one send or receive on a client socket |
+| ``REFEREE_BODY_TIMEOUT_SECONDS`` | 10 | the whole request body (read in the app) |
+| ``REFEREE_WORKER_CONNECTIONS`` | 1000 | open connections per worker |
+| ``REFEREE_WORKER_TIMEOUT`` | 30 | a worker that does not check in for this long is restarted |
 
 Logs go to stdout as JSON lines (referee.ops.logs; the app writes the access line); request
 bodies and match state are never logged (hidden cards stay hidden).  Metrics of every worker
@@ -8,10 +19,13 @@ import os
 
 from referee.ops import logs, multiproc
 
-worker_class = "gthread"
+worker_class = "referee.worker.RefereeGeventWorker"
+worker_connections = int(os.environ.get("REFEREE_WORKER_CONNECTIONS", 1000))
 timeout = int(os.environ.get("REFEREE_WORKER_TIMEOUT", 30))
 graceful_timeout = 10
-keepalive = 5
+# gunicorn's gevent worker reads each request's line and headers under a gevent.Timeout of
+# ``keepalive`` seconds (a slowloris is closed after it); it must stay above 0.
+keepalive = max(1, int(os.environ.get("REFEREE_HEADER_TIMEOUT_SECONDS", 5)))
 accesslog = None  # the app logs each request (JSON, with its request id; no query, no body)
 errorlog = "-"
 logconfig_dict = logs.gunicorn_logconfig(os.environ.get("REFEREE_LOG_FORMAT", "json"))

@@ -2,11 +2,17 @@
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
 
-from referee.app import create_app
+# The suite drives matches far faster than any table plays: abuse limits are off for every
+# test (and for the gunicorn servers tests start, which inherit the environment) unless a test
+# turns them on explicitly (tests/test_limits.py).
+os.environ["REFEREE_RATE_LIMITS"] = "off"
+
+from referee.app import create_app  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 CASES_DIR = Path(os.environ.get("REFEREE_CASES_DIR", REPO / "tests" / "cases"))
@@ -23,3 +29,13 @@ def app():
 def client(app):
     """Flask test client of ``app``."""
     return app.test_client()
+
+
+@pytest.fixture
+def free_port():
+    """A function returning a TCP port free on the loopback now."""
+    def pick() -> int:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            return sock.getsockname()[1]
+    return pick

@@ -55,7 +55,7 @@ def test_conformance_http_setup_and_apply_agree_with_the_engine(client, game):
     assert legal["actions"] == engine.legal_actions(state)
     action = legal["actions"][0]
     verdict = client.post(f"/v1/games/{game}/validate", json={"state": state, "action": action})
-    assert verdict.get_json() == {"legal": True, "violations": []}
+    assert verdict.get_json() == {"legal": True, "violations": [], "violation_count": 0}
     applied = client.post(f"/v1/games/{game}/apply", json={"state": state, "action": action})
     assert applied.status_code == 200, applied.get_json()
     assert applied.get_json()["state"] == engine.apply(state, action)[0]

@@ -47,6 +47,14 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(blp)
 
 
+def prepare(app: Flask) -> None:
+    """Build the OpenAPI texts now (seconds of CPU): served by a gevent worker, the first
+    ``/openapi.json`` would otherwise hold every connection of the worker while it is built."""
+    with app.app_context():
+        _text("json")
+        _text("yaml")
+
+
 def _text(kind: str) -> str:
     key = f"referee.openapi.{kind}"
     if key not in current_app.extensions:

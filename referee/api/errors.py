@@ -4,7 +4,9 @@ Body: ``type`` (a stable URI reference, ``/problems/<slug>``), ``title``, ``stat
 ``detail``, ``instance`` (the request path) and, where the problem is about input, ``errors``:
 ``[{"field": "state.hands.ana[2]", "message": ..., "rule"?: "AF-D1"}]``.  An illegal action
 also carries ``violations`` (``[{"rule", "title", "message", "field"?}]``).  Titles, details
-and field messages are in the negotiated language (``referee.i18n``).
+and field messages are in the negotiated language (``referee.i18n``).  Each list holds at most
+:data:`MAX_LISTED` (50) entries; ``error_count`` and ``violation_count`` give how many there
+are in all, so an answer stays small whatever the input.
 
 Each kind of failure maps to exactly one problem type (``PROBLEMS``); nothing ever answers with
 a stack trace.
@@ -41,6 +43,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "method-not-allowed": (405, "Method not allowed"),
     "version-conflict": (409, "Version conflict"),
     "precondition-required": (428, "Precondition required"),
+    "request-timeout": (408, "Request timeout"),
     "payload-too-large": (413, "Request body too large"),
     "unsupported-media-type": (415, "Unsupported media type"),
     "invalid-input": (422, "Invalid input"),
@@ -52,10 +55,14 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "rate-limited": (429, "Too many requests"),
     "internal-error": (500, "Internal error"),
     "store-unavailable": (503, "Match store unavailable"),
+    "match-limit-reached": (503, "Too many live matches"),
 }
 
+MAX_LISTED = 50
+"""At most this many ``errors`` (and ``violations``) in one answer; the counts give the total."""
+
 _BY_STATUS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
-              405: "method-not-allowed", 409: "version-conflict", 413: "payload-too-large",
+              405: "method-not-allowed", 408: "request-timeout", 409: "version-conflict", 413: "payload-too-large",
               415: "unsupported-media-type", 422: "invalid-input", 428: "precondition-required",
               429: "rate-limited", 503: "store-unavailable"}
 
@@ -86,9 +93,14 @@ class ProblemSchema(Schema):
     detail = fields.String(metadata={"description": "what went wrong, for people"})
     instance = fields.String(metadata={"description": "the request path"})
     errors = fields.List(fields.Nested(ProblemFieldSchema), metadata={
-        "description": "each offending field (input problems)"})
+        "description": f"each offending field (input problems), at most {MAX_LISTED}"})
+    error_count = fields.Integer(metadata={
+        "description": "how many offending fields there are in all (errors lists the first "
+                       f"{MAX_LISTED})"})
     violations = fields.List(fields.Nested(ViolationSchema), metadata={
-        "description": "illegal-action: every rule the action breaks"})
+        "description": f"illegal-action: every rule the action breaks, at most {MAX_LISTED}"})
+    violation_count = fields.Integer(metadata={
+        "description": "illegal-action: how many rules it breaks in all"})
     current_version = fields.Integer(metadata={
         "description": "version-conflict: the version the match is at now"})
 
@@ -124,7 +136,8 @@ DEFAULT_FIELD = {"not-found": "path", "unknown-game": "game", "method-not-allowe
                  "version-conflict": "If-Match", "precondition-required": "If-Match",
                  "forbidden": "Authorization", "unauthorized": "Authorization",
                  "idempotency-key-reused": "Idempotency-Key",
-                 "rate-limited": "client"}
+                 "rate-limited": "client", "request-timeout": "body",
+                 "match-limit-reached": "body"}
 
 
 def problem_response(slug: str, detail: str, *, errors: list | None = None,
@@ -140,7 +153,11 @@ def problem_response(slug: str, detail: str, *, errors: list | None = None,
     if not errors and slug in DEFAULT_FIELD:
         errors = [{"field": DEFAULT_FIELD[slug], "message": detail}]
     if errors:
-        body["errors"] = errors
+        body["errors"] = errors[:MAX_LISTED]
+        body["error_count"] = len(errors)
+    if "violations" in extra:
+        extra["violation_count"] = len(extra["violations"])
+        extra["violations"] = extra["violations"][:MAX_LISTED]
     body.update(extra)
     response = jsonify(localize_problem(body))
     response.status_code = status
@@ -186,7 +203,10 @@ def _prefixed(prefix: str, where: str | None) -> str | None:
 
 
 def handle_http_exception(error: HTTPException):
-    """Map any werkzeug/flask-smorest HTTP error (webargs validation included) to a problem."""
+    """Map any werkzeug/flask-smorest HTTP error (webargs validation included) to a problem;
+    an error that carries its own response (Flask-Limiter's 429) answers with it."""
+    if error.response is not None:
+        return error.response
     data = getattr(error, "data", None) or {}
     messages = data.get("messages") or data.get("errors")
     code = error.code or 500
@@ -209,6 +229,10 @@ def handle_http_exception(error: HTTPException):
     detail = data.get("message") or error.description or error.name
     if code == 413:
         detail = f"The request body is larger than the limit of {_limit()} bytes."
+        headers["Connection"] = "close"  # the rest of the body is not read (referee.worker)
+    for key, value in error.get_headers():
+        if key.lower() == "allow":  # 405: the methods the resource has (RFC 9110 15.5.6)
+            headers["Allow"] = value
     return problem_response(slug, detail, headers=headers)
 
 

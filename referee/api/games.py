@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from referee.api.errors import PROBLEM_MIMETYPE, Problem, ProblemSchema
+from referee.api.errors import MAX_LISTED, PROBLEM_MIMETYPE, Problem, ProblemSchema
 from referee.api.parsing import Blueprint, json_object
 from referee.i18n.answers import violation_answer
 from referee.loading import game_entry, load_action, load_setup, load_state
@@ -100,12 +100,15 @@ def legal_actions(body, game):
 @blp.alt_response(422, **_problems(_ACTION))
 def validate(body, game):
     """Judge an action without applying it: ``legal`` and every rule broken (rule ID, the rule's
-    title from the rulebook, sentence), in the negotiated language."""
+    title from the rulebook, sentence), in the negotiated language; the first 50,
+    ``violation_count`` in all."""
     entry = game_entry(game)
     state = load_state(entry, body["state"])
     action = load_action(entry, body["action"])
     found = entry.engine.violations(state, action)
-    return {"legal": not found, "violations": [violation_answer(v) for v in found]}
+    return {"legal": not found,
+            "violations": [violation_answer(v) for v in found[:MAX_LISTED]],
+            "violation_count": len(found)}
 
 
 @blp.route("/<game>/apply", methods=["POST"])

@@ -19,11 +19,13 @@ def livez():
 
 @blp.route("/readyz")
 @blp.response(200, HealthSchema)
-@blp.alt_response(503, description="store-unavailable: the match store does not answer",
+@blp.alt_response(503, description="store-unavailable: the match store does not answer or "
+                  "refuses writes",
                   schema=ProblemSchema, content_type=PROBLEM_MIMETYPE)
 def readyz():
-    """Answer 200 when the match store answers (503 problem otherwise)."""
+    """Answer 200 when the match store answers and accepts writes (503 ``store-unavailable``
+    with ``Retry-After`` otherwise: down, full under ``noeviction``, read-only)."""
     store = current_app.extensions.get("referee.store")
     if store is not None:
-        store.ping()
+        store.ready()
     return {"status": "ok"}

@@ -22,7 +22,7 @@ from referee.matches import MatchService
 from referee.schemas.matches import (AuditSchema, EventsQuerySchema, MatchActedSchema,
                                      MatchActionSchema, MatchCreatedSchema, MatchCreateSchema,
                                      MatchEventsSchema, MatchLegalActionsSchema, MatchViewSchema)
-from referee.store import StoreUnavailable
+from referee.store import StoreFull, StoreUnavailable
 
 log = logging.getLogger("referee.api")
 
@@ -34,7 +34,8 @@ blp = Blueprint("matches", __name__, url_prefix="/v1/matches",
 
 _ERRORS = {"description": "problem+json", "schema": ProblemSchema}
 _UNAVAILABLE = {"description": "problem+json store-unavailable: the match store does not "
-                "answer (nothing was written); retry after Retry-After seconds",
+                "answer or refuses writes (nothing was written), or match-limit-reached: a new "
+                "match would pass REFEREE_MAX_LIVE_MATCHES; retry after Retry-After seconds",
                 "schema": ProblemSchema,
                 "headers": {"Retry-After": {"schema": {"type": "integer"},
                                             "description": "seconds to wait"}}}
@@ -176,3 +177,12 @@ def store_unavailable(exc: StoreUnavailable):
     return problem_response("store-unavailable", "The match store does not answer; try again "
                             "shortly. The stateless /v1/games endpoints still work.",
                             headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+def store_full(exc: StoreFull):
+    """503 ``match-limit-reached`` with ``Retry-After``: the store holds as many live matches
+    as it may (``REFEREE_MAX_LIVE_MATCHES``, ``REFEREE_MEMORY_STORE_MAX_BYTES``); nothing was
+    written."""
+    log.warning("match store full on %s %s: %s", request.method, request.path, exc)
+    return problem_response("match-limit-reached", "The service holds as many live matches as "
+                            "it may; try again later.", headers={"Retry-After": "60"})

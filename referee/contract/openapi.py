@@ -17,6 +17,12 @@ flask-smorest documents every blueprint's routes as they are registered (apispec
   ``application/problem+json`` with the ``Problem`` schema (RFC 9457): what its decorators
   document, plus 400/413/415/422 for any operation with a body (the request guards), 404 for
   any path with a parameter (it may name nothing) and 500;
+- **tokens**: a ``bearer`` security scheme (``seatToken``), required or optional on each match
+  operation as :data:`MATCH_SECURITY` says, so ``/docs`` can send a token (Authorize);
+- **match actions**: ``POST /v1/matches/{match_id}/actions``'s ``action`` is ``anyOf`` the games'
+  ``<Game>Action`` unions (the match's game decides which one applies);
+- **limits**: 429 ``rate-limited`` (with ``Retry-After`` and ``RateLimit-*``) on every limited
+  operation, 408 ``request-timeout`` on every operation with a body;
 - an ``operationId`` on every operation, a tag per game, unused components dropped, and
   docstrings' ````literals```` as Markdown ```code```.
 
@@ -67,6 +73,35 @@ SHARED_RESPONSES = {
                       "(logged, without the request body)."),
 }
 """Reusable problem responses: component name -> (problem slug, description)."""
+
+SHARED_RESPONSES.update({
+    "RequestTimeout": ("request-timeout", "The body did not arrive within "
+                       "REFEREE_BODY_TIMEOUT_SECONDS (default 10); the connection is closed."),
+    "RateLimited": ("rate-limited", "A budget of this client (IP or token) is spent; "
+                    "Retry-After and RateLimit-* say for how long."),
+})
+
+RATE_LIMIT_HEADERS = {
+    "Retry-After": "seconds until the budget refills",
+    "RateLimit-Limit": "the budget's size (requests per window)",
+    "RateLimit-Remaining": "requests left in the window (0)",
+    "RateLimit-Reset": "seconds until the window ends",
+    "RateLimit-Policy": 'the budget: "<name>";q=<size>;w=<window seconds>'}
+
+LIMITED_PREFIXES = ("/v1/games", "/v1/matches")
+"""Paths under these carry the abuse limits (health, docs and OpenAPI do not)."""
+
+BEARER = "seatToken"
+"""The security scheme's name: a seat or host token, ``Authorization: Bearer <token>``."""
+
+MATCH_SECURITY = {  # (path, method) -> True: a token is required; False: optional
+    ("/v1/matches/{match_id}", "get"): False,
+    ("/v1/matches/{match_id}", "delete"): True,
+    ("/v1/matches/{match_id}/actions", "post"): True,
+    ("/v1/matches/{match_id}/events", "get"): False,
+    ("/v1/matches/{match_id}/legal-actions", "get"): True,
+}
+"""Which match operations take a token (the others, creation and the audit, take none)."""
 
 _SHARED_BY_SLUG = {slug: name for name, (slug, _) in SHARED_RESPONSES.items()}
 _CACHE_KEY = "referee.openapi"
@@ -141,8 +176,11 @@ def _build(spec) -> dict[str, Any]:
     for game in GAMES:
         _add_game_envelopes(schemas, game)
     _expand_generic_paths(doc)
+    _type_match_actions(doc)
+    _secure_match_operations(doc)
     _document_problems(doc)
     _name_operations(doc["paths"])
+    _link_match_creation(doc)
     _tag_games(doc)
     _drop_unused_components(doc)
     return _markdown(doc)
@@ -253,6 +291,28 @@ def _expand_generic_paths(doc: dict) -> None:
             paths[f"/v1/games/{game}/{op}"] = item
 
 
+def _type_match_actions(doc: dict) -> None:
+    """The match action body's ``action``: any game's ``<Game>Action`` (``anyOf``: two games
+    may share an action type); and a new match's ``game``: one of the registered games."""
+    doc["components"]["schemas"]["MatchCreate"]["properties"]["game"]["enum"] = list(GAMES)
+    body = doc["components"]["schemas"]["MatchAction"]["properties"]
+    body["action"] = {"description": body["action"].get("description", "") + ": one of the "
+                      "match's game's actions (`type`, `player` = the token's seat, the "
+                      "action's fields)",
+                      "anyOf": [ref(f"{camel(game)}Action") for game in GAMES]}
+
+
+def _secure_match_operations(doc: dict) -> None:
+    """The ``seatToken`` bearer scheme, and each match operation's use of it."""
+    doc["components"].setdefault("securitySchemes", {})[BEARER] = {
+        "type": "http", "scheme": "bearer", "description": "A seat token (that seat's view and "
+        "actions) or the host token (the referee view, host-only actions, delete), as returned "
+        "by POST /v1/matches: Authorization: Bearer <token>."}
+    for (path, method), required in MATCH_SECURITY.items():
+        operation = doc["paths"][path][method]
+        operation["security"] = [{BEARER: []}] if required else [{}, {BEARER: []}]
+
+
 def _problem_response(description: str) -> dict:
     return {"description": description,
             "content": {PROBLEM_MIMETYPE: {"schema": ref("Problem")}}}
@@ -263,6 +323,10 @@ def _document_problems(doc: dict) -> None:
     shared = doc["components"].setdefault("responses", {})
     for name, (slug, text) in SHARED_RESPONSES.items():
         shared[name] = _problem_response(f"{slug}: {text}")
+    shared["RateLimited"]["headers"] = {
+        name: {"description": text, "schema": {"type": "string" if name == "RateLimit-Policy"
+                                               else "integer"}}
+        for name, text in RATE_LIMIT_HEADERS.items()}
     for path, item in doc["paths"].items():
         for method in HTTP_METHODS:
             operation = item.get(method)
@@ -277,6 +341,9 @@ def _document_problems(doc: dict) -> None:
             if "requestBody" in operation:
                 for status, slug in BODY_PROBLEMS.items():
                     responses.setdefault(status, _shared(slug))
+                responses.setdefault("408", _shared("request-timeout"))
+            if path.startswith(LIMITED_PREFIXES):
+                responses.setdefault("429", _shared("rate-limited"))
             if "{" in path:
                 responses.setdefault("404", _shared("not-found"))
             responses.setdefault("500", _shared("internal-error"))
@@ -301,6 +368,33 @@ def _name_operations(paths: dict) -> None:
         for method in HTTP_METHODS:
             if method in item:
                 item[method]["operationId"] = method + "".join(words)
+
+
+MATCH_LINKS = {  # link name -> (operationId, with the host token, If-Match "1")
+    "ReadAsHost": ("getMatchesByMatchId", True, False),
+    "ReadPublicly": ("getMatchesByMatchId", False, False),
+    "Events": ("getMatchesByMatchIdEvents", False, False),
+    "LegalActionsAsHost": ("getMatchesByMatchIdLegalActions", True, False),
+    "ActAsHost": ("postMatchesByMatchIdActions", True, True),
+    "Audit": ("getMatchesByMatchIdAudit", False, False),
+    "DeleteAsHost": ("deleteMatchesByMatchId", True, False),
+}
+"""OpenAPI links from a created match to what can be done with it (stateful clients and
+schemathesis's state machine follow them)."""
+
+
+def _link_match_creation(doc: dict) -> None:
+    """Links on ``POST /v1/matches``'s 201: the new id (and the host token) into each match
+    operation."""
+    links = {}
+    for name, (operation, host, version) in MATCH_LINKS.items():
+        parameters = {"path.match_id": "$response.body#/id"}
+        if host:
+            parameters["header.Authorization"] = "Bearer {$response.body#/host_token}"
+        if version:
+            parameters["header.If-Match"] = '"{$response.body#/version}"'
+        links[name] = {"operationId": operation, "parameters": parameters}
+    doc["paths"]["/v1/matches"]["post"]["responses"]["201"]["links"] = links
 
 
 def _tag_games(doc: dict) -> None:
@@ -356,6 +450,8 @@ def _drop_unused_components(doc: dict) -> None:
         kind, name = target.split("/")[2:4]
         todo |= references(components.get(kind, {}).get(name, {}))
     for kind in list(components):
+        if kind == "securitySchemes":  # named by operations' security, not by $ref
+            continue
         for name in list(components[kind]):
             if f"#/components/{kind}/{name}" not in reached:
                 del components[kind][name]

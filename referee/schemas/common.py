@@ -48,10 +48,13 @@ class LegalActionsResponseSchema(Schema):
 
 
 class ValidateResponseSchema(Schema):
-    """``legal`` and, when false, every rule broken."""
+    """``legal`` and, when false, every rule broken (the first 50; ``violation_count`` in all)."""
 
     legal = fields.Boolean(required=True)
-    violations = fields.List(fields.Nested(ViolationSchema), required=True)
+    violations = fields.List(fields.Nested(ViolationSchema), required=True,
+                             metadata={"description": "at most 50"})
+    violation_count = fields.Integer(required=True, metadata={
+        "description": "how many rules the action breaks in all"})
 
 
 class ApplyResponseSchema(Schema):

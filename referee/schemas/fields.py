@@ -1,6 +1,7 @@
 """Reusable marshmallow fields: player names, seeds, modes, card codes."""
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from marshmallow import ValidationError, fields, validate
@@ -9,16 +10,54 @@ MAX_NAME = 64
 MAX_PLAYERS = 8
 
 
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a player, or ``None``: it must be printable text (no control,
+    format or bidirectional characters such as NUL or U+202E, no unassigned code points), in
+    Unicode NFC, without leading or trailing white space.  Nothing is ever fixed silently."""
+    if name != name.strip():
+        return "A player's name must not start or end with white space."
+    if not name.isprintable():
+        bad = next(c for c in name if not c.isprintable())
+        return (f"A player's name must be printable: U+{ord(bad):04X} "
+                f"({unicodedata.name(bad, unicodedata.category(bad))}) is not.")
+    if not unicodedata.is_normalized("NFC", name):
+        return "A player's name must be in Unicode NFC (composed) form."
+    return None
+
+
+NAME_PATTERN = r"^\S(.*\S)?$"
+"""The part of :func:`name_problem` a JSON Schema pattern can say: no white space at the ends."""
+
+NAME_RULES = ("a player's name: 1-64 printable characters (no control, format or bidi "
+              "characters), Unicode NFC, no white space at either end; names in one game "
+              "differ after case folding")
+
+
+def _valid_name(name: str) -> None:
+    problem = name_problem(name)
+    if problem is not None:
+        raise ValidationError(problem)
+
+
+def name_key(name: str) -> str:
+    """What two names must not share: the NFC form case-folded (``Ana`` and ``ANA`` clash)."""
+    return unicodedata.normalize("NFC", name.casefold())
+
+
 def PlayerName(**kwargs: Any) -> fields.String:
-    """A player's name: 1–64 characters."""
-    return fields.String(validate=validate.Length(1, MAX_NAME), **kwargs)
+    """A player's name: 1–64 printable characters in NFC, not padded (:func:`name_problem`)."""
+    metadata = {"pattern": NAME_PATTERN, "description": NAME_RULES, **kwargs.pop("metadata", {})}
+    return fields.String(validate=[validate.Length(1, MAX_NAME), _valid_name],
+                         metadata=metadata, **kwargs)
 
 
 def Players(min_players: int, max_players: int, **kwargs: Any) -> fields.List:
-    """The seated players in seat/play order, names distinct."""
+    """The seated players in seat/play order, names distinct after case folding."""
     def distinct(names: list[str]) -> None:
-        if len(set(names)) != len(names):
-            raise ValidationError("Each player must be named once.")
+        keys = [name_key(name) for name in names]
+        if len(set(keys)) != len(keys):
+            raise ValidationError("Each player must be named once (names that differ only "
+                                  "in case count as one).")
     return fields.List(PlayerName(), required=True,
                        validate=[validate.Length(min_players, max_players), distinct], **kwargs)
 
@@ -36,7 +75,15 @@ def Options(**kwargs: Any) -> fields.Dict:
 
 
 class Seed(fields.Field):
-    """A shuffle seed: a non-negative integer (up to 256 bits) or a string of 1–128 chars."""
+    """A shuffle seed: a non-negative integer (up to 256 bits) or a string of 1–128 chars.
+    Its JSON Schema says so (``type: [integer, string]``, plus ``null`` where ``allow_none``),
+    so a schema-valid seed is an accepted one."""
+
+    def __init__(self, **kwargs: Any):
+        metadata = {"type": ["integer", "string"], "minimum": 0, "maximum": 2**256 - 1,
+                    "minLength": 1,
+                    "maxLength": 128, **kwargs.pop("metadata", {})}
+        super().__init__(metadata=metadata, **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool):

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from referee.schemas.fields import Mode, Options, Seed
+from referee.schemas.fields import MAX_PLAYERS, Mode, Options, PlayerName, Seed
+
+MAX_SEQ = 2**63 - 1
+"""The largest ``after`` (a Redis list index is a signed 64-bit integer)."""
 
 _VERSION = fields.Integer(required=True, metadata={"description": "the match's version: 1 "
                                                    "after creation, +1 per applied action"})
@@ -18,8 +21,9 @@ class MatchCreateSchema(Schema):
         unknown = INCLUDE
 
     game = fields.String(required=True, metadata={"description": "a registered game name"})
-    players = fields.List(fields.String(), required=True,
-                          metadata={"description": "seat names in seat/play order"})
+    players = fields.List(PlayerName(), required=True, validate=validate.Length(2, MAX_PLAYERS),
+                          metadata={"description": "seat names in seat/play order (the "
+                                    "game's setup says how many)"})
     options = Options()
     mode = Mode(metadata={"description": "digital: the service deals from the seed; table: "
                           "real cards, the service keeps the public record"})
@@ -90,7 +94,8 @@ class MatchActedSchema(Schema):
 class EventsQuerySchema(Schema):
     """``?after=N``: only events with ``seq`` greater than N (default 0: all)."""
 
-    after = fields.Integer(load_default=0, validate=validate.Range(0))
+    after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_SEQ), metadata={
+        "description": f"0 to {MAX_SEQ}"})
 
 
 class MatchEventsSchema(Schema):

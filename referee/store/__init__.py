@@ -4,11 +4,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.store.base import (AlreadyRecorded, MatchNotFound, MatchStore, StoreError,
-                                StoreUnavailable, VersionConflict)
+                                StoreFull, StoreUnavailable, VersionConflict)
 from referee.store.memory import MemoryStore
 
 __all__ = ["AlreadyRecorded", "MatchNotFound", "MatchStore", "MemoryStore", "StoreError",
-           "StoreUnavailable", "VersionConflict", "make_store"]
+           "StoreFull", "StoreUnavailable", "VersionConflict", "make_store"]
 
 
 def make_store(config: Mapping[str, Any]) -> MatchStore:
@@ -17,10 +17,14 @@ def make_store(config: Mapping[str, Any]) -> MatchStore:
     ``REDIS_KEY_PREFIX``, default ``referee``; ``REDIS_WAIT_REPLICAS`` replicas acknowledge
     each update) when it is set, else an in-process :class:`MemoryStore`.  Connects lazily:
     no Redis call happens here.  Raises :class:`ValueError` for a ``REDIS_URL`` of an unknown
-    scheme."""
+    scheme.
+    ``MAX_LIVE_MATCHES`` caps the live matches of either; ``MEMORY_STORE_MAX_BYTES`` the
+    in-process store's size."""
     url = config.get("REDIS_URL")
+    cap = config.get("MAX_LIVE_MATCHES")
     if not url:
-        return MemoryStore()
+        return MemoryStore(max_matches=cap, max_bytes=config.get("MEMORY_STORE_MAX_BYTES"))
     from referee.store.redis_store import RedisStore
     return RedisStore(url, prefix=config.get("REDIS_KEY_PREFIX") or "referee",
-                      wait_replicas=int(config.get("REDIS_WAIT_REPLICAS") or 0))
+                      wait_replicas=int(config.get("REDIS_WAIT_REPLICAS") or 0),
+                      max_matches=cap)

@@ -30,6 +30,11 @@ class StoreUnavailable(StoreError):
     """The backing store cannot be reached (HTTP 503 ``store-unavailable``, ``Retry-After``)."""
 
 
+class StoreFull(StoreError):
+    """The store holds as many live matches (or as many bytes) as it may: no new match now
+    (HTTP 503 ``match-limit-reached``, ``Retry-After``)."""
+
+
 class MatchNotFound(StoreError):
     """No match with this id (never created, deleted, or expired)."""
 
@@ -53,10 +58,16 @@ class MatchStore(ABC):
     def ping(self) -> None:
         """Return when the store answers; raise :class:`StoreUnavailable` otherwise."""
 
+    def ready(self) -> None:
+        """Return when the store answers and accepts writes (``/readyz``); raise
+        :class:`StoreUnavailable` otherwise.  By default :meth:`ping`."""
+        self.ping()
+
     @abstractmethod
     def create(self, match_id: str, record: dict[str, Any], ttl: int) -> None:
         """Store a new match's record, expiring after ``ttl`` seconds.  Raises
-        :class:`StoreError` if ``match_id`` is taken (ids are random: never in practice)."""
+        :class:`StoreFull` when the store is at its cap of live matches, :class:`StoreError`
+        if ``match_id`` is taken (ids are random: never in practice)."""
 
     @abstractmethod
     def load(self, match_id: str) -> dict[str, Any]:

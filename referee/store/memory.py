@@ -4,6 +4,8 @@ Everything lives in one dict guarded by a lock, so it is safe across the threads
 but not shared between processes (``referee serve`` keeps one worker without Redis).  Values
 are kept as JSON text, as in Redis, so no caller ever holds a reference into the store.
 Expiry is checked lazily on every access against ``clock`` (``time.monotonic`` by default).
+``max_matches`` and ``max_bytes`` (the JSON text kept, all matches together) cap what it holds:
+a new match past either is :class:`StoreFull` (expired matches are swept first).
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from referee.store.base import (AlreadyRecorded, MatchNotFound, MatchStore, StoreError,
-                                VersionConflict)
+                                StoreFull, VersionConflict)
 
 
 @dataclass
@@ -24,15 +26,37 @@ class _Entry:
     events: list[str] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
     recorded: dict[str, str] = field(default_factory=dict)
+    size: int = 0
 
 
 class MemoryStore(MatchStore):
     """Matches in this process's memory (thread-safe)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 max_matches: int | None = None, max_bytes: int | None = None):
         self._clock = clock
         self._lock = threading.Lock()
         self._matches: dict[str, _Entry] = {}
+        self.max_matches, self.max_bytes = max_matches, max_bytes
+        self._bytes = 0  # JSON text held by every entry
+
+    def _full(self) -> bool:
+        return ((self.max_matches is not None and len(self._matches) >= self.max_matches) or
+                (self.max_bytes is not None and self._bytes >= self.max_bytes))
+
+    def _sweep(self) -> None:
+        """Drop every expired match (only when at a cap: it scans them all)."""
+        now = self._clock()
+        for match_id in [m for m, e in self._matches.items() if e.expires_at <= now]:
+            self._drop(match_id)
+
+    def _drop(self, match_id: str) -> None:
+        self._bytes -= self._matches.pop(match_id).size
+
+    def _grow(self, entry: _Entry, *texts: str) -> None:
+        added = sum(map(len, texts))
+        entry.size += added
+        self._bytes += added
 
     def ping(self) -> None:
         """Always answers: the store is this process."""
@@ -40,7 +64,7 @@ class MemoryStore(MatchStore):
     def _live(self, match_id: str) -> _Entry:
         entry = self._matches.get(match_id)
         if entry is not None and entry.expires_at <= self._clock():
-            del self._matches[match_id]
+            self._drop(match_id)
             entry = None
         if entry is None:
             raise MatchNotFound(match_id)
@@ -52,7 +76,12 @@ class MemoryStore(MatchStore):
             try:
                 self._live(match_id)
             except MatchNotFound:
-                self._matches[match_id] = _Entry(json.dumps(record), self._clock() + ttl)
+                if self._full():
+                    self._sweep()
+                if self._full():
+                    raise StoreFull(f"{len(self._matches)} matches, {self._bytes} bytes")
+                entry = self._matches[match_id] = _Entry(json.dumps(record), self._clock() + ttl)
+                self._grow(entry, entry.record)
                 return
         raise StoreError(f"match {match_id} exists")
 
@@ -71,11 +100,17 @@ class MemoryStore(MatchStore):
             current = json.loads(entry.record)["version"]
             if current != expected_version:
                 raise VersionConflict(current)
+            old = len(entry.record)
             entry.record = json.dumps(record)
-            entry.events += [json.dumps(ev) for ev in events]
+            new_events = [json.dumps(ev) for ev in events]
+            entry.events += new_events
             entry.actions.append(json.dumps(action))
+            self._grow(entry, entry.record, entry.actions[-1], *new_events)
+            entry.size -= old
+            self._bytes -= old
             if idempotency is not None:
                 entry.recorded[idempotency[0]] = json.dumps(idempotency[1])
+                self._grow(entry, entry.recorded[idempotency[0]])
             entry.expires_at = self._clock() + ttl
 
     def events(self, match_id: str, after: int = 0) -> list[dict[str, Any]]:
@@ -107,5 +142,5 @@ class MemoryStore(MatchStore):
                 self._live(match_id)
             except MatchNotFound:
                 return False
-            del self._matches[match_id]
+            self._drop(match_id)
             return True

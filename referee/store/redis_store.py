@@ -9,13 +9,16 @@ so they sit in one Redis Cluster slot and one Lua script may touch them all:
 | ``<prefix>:match:{<id>}:events`` | list | one JSON event per element, ``seq`` = position |
 | ``<prefix>:match:{<id>}:actions`` | list | one JSON action per applied action |
 | ``<prefix>:match:{<id>}:idem`` | hash | scoped idempotency key → JSON response record |
+| ``<prefix>:live`` | sorted set | match id → when its creation TTL ends (the cap's count) |
 
 Every key expires after the idle TTL, refreshed by each update.  An update is one Lua script
 (:data:`COMMIT`): it checks the idempotency key and the version before writing anything, so a
 script either writes everything or nothing.  The idempotency records share one hash (not a key
 each) so that ``DELETE`` removes every key of a match at once and they expire with the match.
 
-Connection failures and timeouts become :class:`StoreUnavailable`; the client uses short
+Every Redis failure (connection refused or lost, timeouts, ``OOM`` under ``maxmemory`` with
+``noeviction``, ``READONLY`` replicas, ``CLUSTERDOWN``…) becomes :class:`StoreUnavailable`
+(HTTP 503); a script refused for memory writes nothing.  The client uses short
 socket timeouts and no automatic retry (a retried write could not tell whether the first
 attempt landed — clients retry with an ``Idempotency-Key`` instead).
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 import functools
 import json
 import threading
+import time
 from typing import Any
 
 import redis
@@ -38,7 +42,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from referee.store.base import (AlreadyRecorded, MatchNotFound, MatchStore, StoreError,
-                                StoreUnavailable, VersionConflict)
+                                StoreFull, StoreUnavailable, VersionConflict)
 from referee.store.connect import redis_client, topology
 
 CONNECT_TIMEOUT = 0.5
@@ -50,11 +54,12 @@ SOCKET_TIMEOUT = 1.0
 WAIT_MS = 500
 """Milliseconds an update waits for ``wait_replicas`` replicas to acknowledge it."""
 
-_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ReadOnlyError,
-         redis.exceptions.ClusterError, redis.exceptions.TryAgainError,
-         redis.exceptions.RedisClusterException)
-"""Failures that mean "Redis is not there now" (a cluster without a master for a slot
-included), as opposed to a bug."""
+_DOWN = (redis.RedisError,)
+"""Every redis-py error: connection, timeout, OOM, READONLY, cluster (no master for a slot,
+TRYAGAIN) and script errors: all mean "the store cannot take this now" (503)."""
+
+READY_KEY_SECONDS = 10
+"""TTL of the key :meth:`RedisStore.ready` writes."""
 
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -98,9 +103,11 @@ class RedisStore(MatchStore):
     """Matches in Redis (see the module docstring for the keys)."""
 
     def __init__(self, url: str, prefix: str = "referee", client: redis.Redis | None = None,
-                 wait_replicas: int = 0):
+                 wait_replicas: int = 0, max_matches: int | None = None):
         self.url = url
         self.prefix = prefix
+        self.max_matches = max_matches
+        self.live_key = f"{prefix}:live"
         self.topology = topology(url)
         self.wait_replicas = wait_replicas if self.topology != "cluster" else 0
         self._client = client
@@ -154,12 +161,28 @@ class RedisStore(MatchStore):
         self.client.ping()
 
     @_guarded
+    def ready(self) -> None:
+        """Write a short-lived key (``<prefix>:ready``): a Redis that answers but refuses
+        writes (OOM, READONLY) is not ready (see :meth:`MatchStore.ready`)."""
+        self.client.set(f"{self.prefix}:ready", "1", ex=READY_KEY_SECONDS)
+
+    @_guarded
     def create(self, match_id: str, record: dict[str, Any], ttl: int) -> None:
-        """Store a new match (see :meth:`MatchStore.create`)."""
+        """Store a new match (see :meth:`MatchStore.create`); with ``max_matches``, two round
+        trips more (count, then add to ``<prefix>:live``)."""
+        now = time.time()
+        if self.max_matches is not None:
+            pipe = self.client.pipeline(transaction=False)
+            pipe.zremrangebyscore(self.live_key, "-inf", now)
+            pipe.zcard(self.live_key)
+            if pipe.execute()[1] >= self.max_matches:
+                raise StoreFull(f"{self.max_matches} live matches")
         created = self._create(keys=self.keys(match_id)[:1],
                                args=[record["version"], json.dumps(record), ttl])
         if not created:
             raise StoreError(f"match {match_id} exists")
+        if self.max_matches is not None:
+            self.client.zadd(self.live_key, {match_id: now + ttl})
 
     @_guarded
     def load(self, match_id: str) -> dict[str, Any]:
@@ -203,6 +226,8 @@ class RedisStore(MatchStore):
     @_guarded
     def delete(self, match_id: str) -> bool:
         """DEL every key of the match at once (see :meth:`MatchStore.delete`)."""
+        if self.max_matches is not None:
+            self.client.zrem(self.live_key, match_id)
         return self.client.delete(*self.keys(match_id)) > 0
 
     @_guarded

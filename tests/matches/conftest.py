@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import uuid
 from typing import Any
 
@@ -102,16 +101,6 @@ def redis_app(redis_url, redis_prefix):
     wait = 1 if redis_url.startswith("redis+sentinel") else 0
     return create_app({"TESTING": True, "REDIS_URL": redis_url, "REDIS_KEY_PREFIX": redis_prefix,
                        "REDIS_WAIT_REPLICAS": wait})
-
-
-@pytest.fixture
-def free_port():
-    """A function returning a TCP port free on the loopback now."""
-    def pick() -> int:
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            return sock.getsockname()[1]
-    return pick
 
 
 def bearer(token: str | None) -> dict[str, str]:

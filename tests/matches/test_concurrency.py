@@ -4,56 +4,28 @@ consecutive and unique, retries with an Idempotency-Key get the first answer, an
 answers 5xx."""
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 import threading
-import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
 import requests
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.gunicorn_server import gunicorn
+
 CLIENTS = 20
 MAX_POSTS = 500
 """The bound on racing POSTs (with the reads, well under a thousand requests)."""
-START_WAIT_SECONDS = 20
 
 
 @pytest.fixture
 def server(redis_url, free_port):
-    """``gunicorn -w 4`` serving the app on a free loopback port, matches in the test Redis."""
-    port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "REFEREE_LOG_LEVEL": "WARNING",
+    """``gunicorn -w 4`` (gevent workers) serving the app on a free loopback port, matches in
+    the test Redis."""
+    env = {"REDIS_URL": redis_url,
            "REDIS_WAIT_REPLICAS": "1" if redis_url.startswith("redis+sentinel") else "0"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--config", "python:referee.gunicorn_conf",
-         "--workers", "4", "--threads", "4", "--bind", f"127.0.0.1:{port}",
-         "referee.wsgi:app"], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_WAIT_SECONDS
-        while True:
-            try:
-                if requests.get(f"{base}/readyz", timeout=5).status_code == 200:
-                    break
-            except requests.RequestException:  # workers still starting
-                pass
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError("gunicorn did not start")
-            time.sleep(0.1)
+    with gunicorn(free_port(), env, workers=4) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 class Race:

@@ -118,3 +118,60 @@ def test_a_reply_lost_after_the_write_is_recovered_by_retrying_with_the_key(
     assert retry.status_code == 200 and retry.headers["Idempotent-Replayed"] == "true"
     assert retry.get_json()["version"] == 2
     assert store.actions(match.id) == [stand]
+
+
+def test_a_full_redis_under_noeviction_is_503_and_not_ready_and_nothing_is_written(
+        private_redis, table):
+    """``maxmemory`` reached with ``noeviction``: Redis refuses every write with OOM."""
+    client = create_app({"TESTING": True, "REDIS_URL": private_redis.url}).test_client()
+    match = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
+                         seed=1)
+    admin = redis.Redis.from_url(private_redis.url)
+    admin.config_set("maxmemory-policy", "noeviction")
+    admin.config_set("maxmemory", "1")  # below what it already uses: every write is OOM
+    try:
+        _assert_503(match.act("ben", {"type": "stand", "player": "ben"}, version=1))
+        _assert_503(client.post("/v1/matches", json={"game": "spy", "players": ["a", "b"]}))
+        _assert_503(client.get("/readyz"))  # it answers PING, but refuses writes
+        assert client.get("/livez").status_code == 200
+        assert match.read("ben")["version"] == 1  # reads still work; nothing was written
+    finally:
+        admin.config_set("maxmemory", "0")
+    assert client.get("/readyz").status_code == 200
+    assert match.act("ben", {"type": "stand", "player": "ben"}, version=1).status_code == 200
+
+
+def test_a_read_only_replica_is_503_and_not_ready(private_redis, table, free_port):
+    """READONLY: the Redis became a replica (a failover moved the primary elsewhere)."""
+    client = create_app({"TESTING": True, "REDIS_URL": private_redis.url}).test_client()
+    match = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
+                         seed=1)
+    admin = redis.Redis.from_url(private_redis.url)
+    admin.execute_command("REPLICAOF", "127.0.0.1", str(free_port()))  # a primary that is not there
+    try:
+        _assert_503(match.act("ben", {"type": "stand", "player": "ben"}, version=1))
+        _assert_503(client.get("/readyz"))
+    finally:
+        admin.execute_command("REPLICAOF", "NO", "ONE")
+    assert client.get("/readyz").status_code == 200
+
+
+@pytest.mark.parametrize("error", [redis.exceptions.ClusterDownError("CLUSTERDOWN"),
+                                   redis.exceptions.OutOfMemoryError("OOM"),
+                                   redis.exceptions.ResponseError("MASTERDOWN")])
+def test_every_redis_error_is_store_unavailable(on_redis, monkeypatch, error):
+    store, match = on_redis
+
+    def fails(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(store.client, "hget", fails)
+    _assert_503(match.get("ben"))
+
+
+def test_events_after_past_a_64_bit_integer_is_422_not_500(on_redis):
+    _, match = on_redis
+    response = match.get(None, "/events?after=9223372036854775808")
+    assert response.status_code == 422, response.get_json()
+    assert response.get_json()["errors"][0]["field"] == "query.after"
+    assert match.get(None, "/events?after=9223372036854775807").get_json()["events"] == []

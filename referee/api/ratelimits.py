@@ -1,0 +1,222 @@
+"""Abuse limits (Flask-Limiter): separate budgets for creating matches, playing them and the
+stateless calls, per client IP and per token; and the client's IP behind a trusted proxy.
+
+| budget | applies to | key | default |
+| --- | --- | --- | --- |
+| ``REFEREE_LIMIT_CREATE`` | ``POST /v1/matches`` | client IP | ``20/minute;200/hour`` |
+| ``REFEREE_LIMIT_MATCH_PER_TOKEN`` | every other ``/v1/matches/…`` call | token | ``240/minute`` |
+| ``REFEREE_LIMIT_MATCH_PER_IP`` | every other ``/v1/matches/…`` call | client IP | ``1200/minute`` |
+| ``REFEREE_LIMIT_STATELESS_PER_IP`` | ``/v1/games/…`` | client IP, per worker process | ``3000/minute`` |
+
+A call without a token counts against its IP's token budget too (the key is then the IP).
+Match budgets are Flask-Limiter's, kept in the store's Redis (:func:`storage_uri`; in memory
+without Redis), and its hooks run for match calls only.  The stateless budget is counted in
+the worker's memory (:class:`LocalBudget`, the same ``limits`` notation), so a stateless call
+costs no Redis round trip and a few microseconds (with N worker processes a client may make up
+to N times it).  Health, docs and OpenAPI
+routes have no limit.  ``REFEREE_RATE_LIMITS=off`` turns every limit off.
+
+A breached budget answers 429 ``rate-limited`` (problem+json) with ``Retry-After`` (seconds)
+and ``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds), naming the
+budget in ``RateLimit-Policy``.  A limit storage that does not answer lets requests through
+(logged): the match store's own failure is then the 503.
+
+Caps on what one store holds: ``REFEREE_MAX_LIVE_MATCHES`` (default 10000) live matches, and
+for the in-process store ``REFEREE_MEMORY_STORE_MAX_BYTES`` (default 268435456, 256 MiB) of
+match text; a new match past either is 503 ``match-limit-reached`` with ``Retry-After``.
+
+``REFEREE_TRUSTED_PROXY_HOPS`` (default 0): with N > 0 the client IP is taken from the N-th
+last ``X-Forwarded-For`` entry (werkzeug's ``ProxyFix``); leave it 0 unless N proxies you run
+sit in front, or any client can pick its IP.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import math
+import os
+import threading
+import time
+from typing import Any, Mapping
+
+from flask import Flask, Response, request
+from flask_limiter import Limiter, RequestLimit
+from limits import parse_many
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from referee.api.errors import problem_response
+
+DEFAULTS = {"LIMIT_CREATE": "20/minute;200/hour", "LIMIT_MATCH_PER_TOKEN": "240/minute",
+            "LIMIT_MATCH_PER_IP": "1200/minute", "LIMIT_STATELESS_PER_IP": "3000/minute"}
+"""The budgets (``limits`` notation: ``count/period``, several joined by ``;``)."""
+
+CREATE_ENDPOINT = "matches.Matches"
+"""flask-smorest's endpoint name of ``POST /v1/matches``."""
+
+def settings(env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Flask config of the limits from ``env`` (default ``os.environ``)."""
+    env = os.environ if env is None else env
+    out: dict[str, Any] = {name: env.get(f"REFEREE_{name}") or value
+                           for name, value in DEFAULTS.items()}
+    out["RATE_LIMITS_ENABLED"] = env.get("REFEREE_RATE_LIMITS", "on").lower() not in (
+        "off", "0", "false", "no")
+    out["RATELIMIT_STORAGE_URI"] = env.get("REFEREE_RATELIMIT_STORAGE_URI") or None
+    out["TRUSTED_PROXY_HOPS"] = int(env.get("REFEREE_TRUSTED_PROXY_HOPS", 0))
+    out["MAX_LIVE_MATCHES"] = int(env.get("REFEREE_MAX_LIVE_MATCHES", 10000))
+    out["MEMORY_STORE_MAX_BYTES"] = int(env.get("REFEREE_MEMORY_STORE_MAX_BYTES", 256 << 20))
+    return out
+
+
+def storage_uri(config: Mapping[str, Any]) -> str:
+    """Where the match budgets are counted: ``REFEREE_RATELIMIT_STORAGE_URI`` if set, else the
+    store's ``REDIS_URL`` (``redis://``, ``rediss://``, ``redis+cluster://`` and
+    ``redis+sentinel://`` are all understood by the ``limits`` library), else ``memory://``."""
+    return config.get("RATELIMIT_STORAGE_URI") or config.get("REDIS_URL") or "memory://"
+
+
+def ip_key() -> str:
+    """The client's IP (``request.remote_addr``, rewritten by ``ProxyFix`` when trusted)."""
+    return f"ip:{request.remote_addr or '-'}"
+
+
+def token_key() -> str:
+    """The bearer token's SHA-256 prefix (its IP when the call has no token)."""
+    header = request.headers.get("Authorization", "")
+    token = header.partition(" ")[2].strip()
+    if not token:
+        return ip_key()
+    return "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+def _is_create() -> bool:
+    return request.endpoint == CREATE_ENDPOINT and request.method == "POST"
+
+
+def _not_create() -> bool:
+    return not _is_create()
+
+
+def too_many(limit: RequestLimit):
+    """429 ``rate-limited`` for a breached ``limit``: ``Retry-After`` and ``RateLimit-*``."""
+    wait = max(1, math.ceil(limit.reset_at - time.time()))
+    budget = limit.request_args[-1]  # the scope: create, match-token, match-ip, stateless
+    return problem_response(
+        "rate-limited", f"Too many requests: the {budget} budget is {limit.limit}; retry in "
+        f"{wait} s.", errors=[{"field": "client", "message": f"{budget} budget spent"}],
+        headers={"Retry-After": str(wait), "RateLimit-Limit":
+                               str(limit.limit.amount), "RateLimit-Remaining": "0",
+                               "RateLimit-Reset": str(wait), "RateLimit-Policy":
+                               f'"{budget}";q={limit.limit.amount};w={limit.limit.get_expiry()}'})
+
+
+class LocalBudget:
+    """A fixed-window budget counted in this process (the stateless calls): a dict per window,
+    replaced when the window ends, so it holds one counter per client seen in the current
+    window.  A few microseconds per call, where a Flask-Limiter instance costs ~100 (its
+    request context and in-memory storage start a timer thread per hit)."""
+
+    def __init__(self, spec: str, scope: str):
+        self.items = parse_many(spec)
+        self.scope = scope
+        self._lock = threading.Lock()
+        self._windows = [(-1, {}) for _ in self.items]  # (window number, key -> count)
+
+    def hit(self, key: str, now: float | None = None) -> tuple[Any, int] | None:
+        """Count one call of ``key``; return ``(item, seconds until its window ends)`` for
+        the first budget spent, else ``None``."""
+        now = time.time() if now is None else now
+        with self._lock:
+            for i, item in enumerate(self.items):
+                expiry = item.get_expiry()
+                number = int(now // expiry)
+                window, counts = self._windows[i]
+                if window != number:
+                    counts = {}
+                    self._windows[i] = (number, counts)
+                counts[key] = count = counts.get(key, 0) + 1
+                if count > item.amount:
+                    return item, max(1, math.ceil((number + 1) * expiry - now))
+        return None
+
+
+def breach_response(scope: str, item: Any, wait: int):
+    """429 ``rate-limited``: the ``scope`` budget (``item``, a ``limits`` item) is spent for
+    ``wait`` more seconds; ``Retry-After`` and ``RateLimit-*`` say so."""
+    return problem_response(
+        "rate-limited", f"Too many requests: the {scope} budget is {item}; retry in {wait} s.",
+        errors=[{"field": "client", "message": f"{scope} budget spent"}],
+        headers={"Retry-After": str(wait), "RateLimit-Limit": str(item.amount),
+                 "RateLimit-Remaining": "0", "RateLimit-Reset": str(wait),
+                 "RateLimit-Policy": f'"{scope}";q={item.amount};w={item.get_expiry()}'})
+
+
+def too_many(limit: RequestLimit):
+    """Flask-Limiter's ``on_breach``: :func:`breach_response` for the breached ``limit``
+    (its scope is the last part of the counter's key)."""
+    wait = max(1, math.ceil(limit.reset_at - time.time()))
+    return breach_response(limit.request_args[-1], limit.limit, wait)
+
+
+def _only_for(blueprint: str, function):
+    """``function`` (a request hook) run only for requests to ``blueprint``."""
+    @functools.wraps(function)
+    def hook(*args):
+        if request.blueprint == blueprint:
+            return function(*args)
+        return args[0] if args and isinstance(args[0], Response) else None
+    return hook
+
+
+def _confine(app: Flask, limiter: Limiter, blueprint: str) -> None:
+    """Make ``limiter``'s request hooks (registered app-wide by Flask-Limiter) run only for
+    ``blueprint``, in the same place (before the body is read): other calls pay nothing."""
+    for table in (app.before_request_funcs, app.after_request_funcs,
+                  app.teardown_request_funcs):
+        hooks = table.get(None, [])
+        for i, hook in enumerate(hooks):
+            owner = getattr(hook, "__self__", None)
+            if owner is None and isinstance(hook, functools.partial):
+                owner = hook.args[0] if hook.args else None
+            if owner is limiter:
+                hooks[i] = _only_for(blueprint, hook)
+
+
+def init_app(app: Flask, matches: Any, stateless: list) -> None:
+    """Install the budgets on ``app`` (``matches``: the match blueprint; ``stateless``: the
+    blueprints of the stateless endpoints, one shared budget) and, with
+    ``TRUSTED_PROXY_HOPS``, ``ProxyFix``.  Call before other ``before_request`` hooks (the
+    checks then come before the body is read)."""
+    config = app.config
+    hops = config.get("TRUSTED_PROXY_HOPS") or 0
+    if hops > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
+    if not config.get("RATE_LIMITS_ENABLED", True):
+        return
+    uri = storage_uri(config)
+    options = ({"socket_connect_timeout": 0.5, "socket_timeout": 1.0}
+               if uri.startswith("redis") else {})
+    prefix = f"{config.get('REDIS_KEY_PREFIX') or 'referee'}:limits"
+    limiter = Limiter(ip_key, app=app, storage_uri=uri, storage_options=options,
+                      strategy="fixed-window", key_prefix=prefix, swallow_errors=True,
+                      headers_enabled=False, on_breach=too_many)
+    limiter.shared_limit(config["LIMIT_CREATE"], scope="create", key_func=ip_key,
+                         exempt_when=_not_create)(matches)
+    limiter.shared_limit(config["LIMIT_MATCH_PER_TOKEN"], scope="match-token",
+                         key_func=token_key, exempt_when=_is_create)(matches)
+    limiter.shared_limit(config["LIMIT_MATCH_PER_IP"], scope="match-ip", key_func=ip_key,
+                         exempt_when=_is_create)(matches)
+    _confine(app, limiter, matches.name)
+    budget = LocalBudget(config["LIMIT_STATELESS_PER_IP"], "stateless")
+    names = frozenset(blueprint.name for blueprint in stateless)
+
+    @app.before_request
+    def _stateless_budget():
+        if request.blueprint in names:
+            spent = budget.hit(ip_key())
+            if spent is not None:
+                return breach_response(budget.scope, *spent)
+        return None
+
+    app.extensions["referee.limits"] = {"matches": limiter, "stateless": budget}
+    logging.getLogger("flask-limiter").setLevel(logging.WARNING)  # not a line per 429

@@ -1,0 +1,46 @@
+"""A real gunicorn serving ``referee.wsgi:app`` with the shipped settings, on a loopback port."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import requests
+
+REPO = Path(__file__).resolve().parents[1]
+START_WAIT_SECONDS = 20
+
+
+@contextmanager
+def gunicorn(port: int, env: dict[str, str] | None = None, workers: int = 1):
+    """Run gunicorn (``--config python:referee.gunicorn_conf``) on ``127.0.0.1:port`` with
+    ``env`` added to the environment; yields the base URL once ``/readyz`` answers 200, and
+    stops the server afterwards."""
+    full = {**os.environ, "REFEREE_LOG_LEVEL": "WARNING", **(env or {})}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--config", "python:referee.gunicorn_conf",
+         "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "referee.wsgi:app"],
+        cwd=REPO, env=full, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_WAIT_SECONDS
+        while True:
+            try:
+                if requests.get(f"{base}/readyz", timeout=5).status_code == 200:
+                    break
+            except requests.RequestException:  # workers still starting
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("gunicorn did not start")
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,151 @@
+"""Abuse limits (issue 12 item 5): the create, match and stateless budgets, per client IP and
+per token, 429 problems with Retry-After and RateLimit headers, health exempt, the trusted
+proxy setting, and the caps on live matches.  The suite runs with limits off (tests/conftest.py);
+each test here turns them on with budgets of its own."""
+from __future__ import annotations
+
+from referee.api.ratelimits import DEFAULTS, LocalBudget, settings
+from referee.app import create_app
+
+SPY = {"game": "spy", "players": ["ana", "ben"]}
+
+
+def limited(**config):
+    """A test client of an app with limits on (the in-process store) and ``config``."""
+    return create_app({"TESTING": True, "REDIS_URL": None, "RATE_LIMITS_ENABLED": True,
+                       **config}).test_client()
+
+
+def from_ip(ip: str) -> dict:
+    return {"environ_base": {"REMOTE_ADDR": ip}}
+
+
+def assert_429(response, budget: str, amount: int):
+    assert response.status_code == 429, response.get_json()
+    assert response.mimetype == "application/problem+json"
+    body = response.get_json()
+    assert body["type"] == "/problems/rate-limited" and budget in body["detail"]
+    wait = int(response.headers["Retry-After"])
+    assert 1 <= wait <= 61
+    assert response.headers["RateLimit-Limit"] == str(amount)
+    assert response.headers["RateLimit-Remaining"] == "0"
+    assert response.headers["RateLimit-Reset"] == str(wait)
+    assert response.headers["RateLimit-Policy"] == f'"{budget}";q={amount};w=60'
+
+
+def test_limits_are_on_by_default_with_budgets_a_table_can_play_within():
+    config = settings({})
+    assert config["RATE_LIMITS_ENABLED"] is True
+    assert {name: config[name] for name in DEFAULTS} == DEFAULTS
+    assert settings({"REFEREE_RATE_LIMITS": "off"})["RATE_LIMITS_ENABLED"] is False
+    assert settings({"REFEREE_LIMIT_CREATE": "5/hour"})["LIMIT_CREATE"] == "5/hour"
+
+
+def test_one_client_cannot_create_hundreds_of_matches_a_minute_with_the_defaults():
+    client = limited()
+    statuses = [client.post("/v1/matches", json=SPY).status_code for _ in range(25)]
+    assert statuses == [201] * 20 + [429] * 5  # REFEREE_LIMIT_CREATE 20/minute
+
+
+def test_the_create_budget_is_per_client_ip():
+    client = limited(LIMIT_CREATE="3/minute")
+    for _ in range(3):
+        assert client.post("/v1/matches", json=SPY, **from_ip("10.0.0.1")).status_code == 201
+    assert_429(client.post("/v1/matches", json=SPY, **from_ip("10.0.0.1")), "create", 3)
+    assert client.post("/v1/matches", json=SPY, **from_ip("10.0.0.2")).status_code == 201
+
+
+def test_the_match_budget_is_per_token_and_separate_from_creating():
+    client = limited(LIMIT_CREATE="1/minute", LIMIT_MATCH_PER_TOKEN="3/minute")
+    created = client.post("/v1/matches", json=SPY).get_json()
+    url = f"/v1/matches/{created['id']}"
+    ana = {"Authorization": f"Bearer {created['seats']['ana']}"}
+    ben = {"Authorization": f"Bearer {created['seats']['ben']}"}
+    for path in ("", "/legal-actions", "/events"):
+        assert client.get(url + path, headers=ana).status_code == 200
+    assert_429(client.get(url, headers=ana), "match-token", 3)
+    assert client.get(url, headers=ben).status_code == 200  # another seat, same IP
+
+
+def test_the_match_budget_per_ip_holds_whatever_the_tokens():
+    client = limited(LIMIT_MATCH_PER_IP="2/minute")
+    created = client.post("/v1/matches", json=SPY).get_json()
+    url = f"/v1/matches/{created['id']}"
+    for seat in ("ana", "ben"):
+        assert client.get(url, headers={"Authorization":
+                                        f"Bearer {created['seats'][seat]}"}).status_code == 200
+    assert_429(client.get(url), "match-ip", 2)
+    assert client.get(url, **from_ip("10.0.0.9")).status_code == 200
+
+
+def test_the_stateless_budget_is_per_ip_and_health_is_exempt():
+    client = limited(LIMIT_STATELESS_PER_IP="3/minute")
+    assert [client.get("/v1/games/spy").status_code for _ in range(3)] == [200] * 3
+    assert_429(client.post("/v1/games/spy/setup", json={"players": ["a", "b"]}), "stateless", 3)
+    assert client.get("/v1/games", **from_ip("10.0.0.3")).status_code == 200
+    for _ in range(10):
+        assert client.get("/livez").status_code == 200
+        assert client.get("/readyz").status_code == 200
+    assert client.get("/openapi.json").status_code == 200
+
+
+def test_forwarded_for_counts_only_behind_a_configured_trusted_proxy():
+    spoofed = {"headers": {"X-Forwarded-For": "203.0.113.7"}}
+    direct = limited(LIMIT_CREATE="1/minute")  # no trusted proxy: the header is ignored
+    assert direct.post("/v1/matches", json=SPY, **spoofed).status_code == 201
+    assert direct.post("/v1/matches", json=SPY, headers={
+        "X-Forwarded-For": "203.0.113.8"}).status_code == 429
+    proxied = limited(LIMIT_CREATE="1/minute", TRUSTED_PROXY_HOPS=1)
+    assert proxied.post("/v1/matches", json=SPY, **spoofed).status_code == 201
+    assert proxied.post("/v1/matches", json=SPY, **spoofed).status_code == 429
+    assert proxied.post("/v1/matches", json=SPY, headers={
+        "X-Forwarded-For": "203.0.113.8"}).status_code == 201
+
+
+def test_match_budgets_are_shared_through_redis_by_every_worker(redis_url, redis_prefix):
+    config = {"TESTING": True, "REDIS_URL": redis_url, "REDIS_KEY_PREFIX": redis_prefix,
+              "RATE_LIMITS_ENABLED": True, "LIMIT_CREATE": "2/minute"}
+    one, two = create_app(config).test_client(), create_app(config).test_client()
+    assert one.post("/v1/matches", json=SPY).status_code == 201
+    assert two.post("/v1/matches", json=SPY).status_code == 201
+    assert_429(one.post("/v1/matches", json=SPY), "create", 2)
+
+
+def test_a_local_budget_starts_afresh_each_window():
+    budget = LocalBudget("2/minute", "stateless")
+    assert budget.hit("a", now=60.0) is None and budget.hit("a", now=61.0) is None
+    item, wait = budget.hit("a", now=90.0)
+    assert item.amount == 2 and wait == 30  # the window 60-120 s ends in 30 s
+    assert budget.hit("b", now=90.0) is None
+    assert budget.hit("a", now=120.0) is None
+
+
+def _assert_full(response):
+    assert response.status_code == 503, response.get_json()
+    assert response.get_json()["type"] == "/problems/match-limit-reached"
+    assert response.headers["Retry-After"] == "60"
+
+
+def test_the_in_process_store_caps_live_matches_and_bytes():
+    client = create_app({"TESTING": True, "REDIS_URL": None, "MAX_LIVE_MATCHES": 2}).test_client()
+    first = client.post("/v1/matches", json=SPY).get_json()
+    assert client.post("/v1/matches", json=SPY).status_code == 201
+    _assert_full(client.post("/v1/matches", json=SPY))
+    assert client.delete(f"/v1/matches/{first['id']}", headers={
+        "Authorization": f"Bearer {first['host_token']}"}).status_code == 204
+    assert client.post("/v1/matches", json=SPY).status_code == 201
+    small = create_app({"TESTING": True, "REDIS_URL": None,
+                        "MEMORY_STORE_MAX_BYTES": 1}).test_client()
+    assert small.post("/v1/matches", json=SPY).status_code == 201  # the first fits (0 < 1)
+    _assert_full(small.post("/v1/matches", json=SPY))
+
+
+def test_the_redis_store_caps_live_matches(redis_url, redis_prefix):
+    client = create_app({"TESTING": True, "REDIS_URL": redis_url, "REDIS_KEY_PREFIX":
+                         redis_prefix, "MAX_LIVE_MATCHES": 2}).test_client()
+    assert client.post("/v1/matches", json=SPY).status_code == 201
+    second = client.post("/v1/matches", json=SPY).get_json()
+    _assert_full(client.post("/v1/matches", json=SPY))
+    client.delete(f"/v1/matches/{second['id']}",
+                  headers={"Authorization": f"Bearer {second['host_token']}"})
+    assert client.post("/v1/matches", json=SPY).status_code == 201

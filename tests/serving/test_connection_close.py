@@ -1,0 +1,81 @@
+"""Answers after which the connection closes say ``Connection: close`` and close cleanly (the
+client reads the whole answer, then end of file, not a reset), on a real gunicorn: 413 for a
+body over the limit, 408 for a body that does not arrive in time (issue 12 item 7)."""
+from __future__ import annotations
+
+import json
+import socket
+import time
+
+import pytest
+import requests
+
+from tests.gunicorn_server import gunicorn
+
+BODY_SECONDS = 1
+
+
+@pytest.fixture(scope="module")
+def port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        free = sock.getsockname()[1]
+    with gunicorn(free, {"REFEREE_BODY_TIMEOUT_SECONDS": str(BODY_SECONDS), "REDIS_URL": ""}):
+        yield free
+
+
+def exchange(port: int, head: bytes, body: bytes) -> tuple[bytes, float]:
+    """Send ``head`` and ``body``, then read until the server closes; the bytes read and the
+    seconds it took.  A reset instead of a clean close fails the test."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    start = time.monotonic()
+    sock.sendall(head + body)
+    received = b""
+    while True:
+        chunk = sock.recv(65536)  # ConnectionResetError here would be an unclean close
+        if not chunk:
+            break
+        received += chunk
+    sock.close()
+    return received, time.monotonic() - start
+
+
+def parse(raw: bytes) -> tuple[str, dict[str, str], dict]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode().split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return lines[0], headers, json.loads(body)
+
+
+def test_a_body_over_the_limit_is_413_with_connection_close_and_a_clean_close(port):
+    head = (b"POST /v1/games/all-fours/score HTTP/1.1\r\nHost: x\r\nContent-Type: "
+            b"application/json\r\nContent-Length: 10000000\r\n\r\n")
+    raw, _ = exchange(port, head, b"[" * 200_000)  # the client keeps sending for a while
+    status, headers, body = parse(raw)
+    assert status.startswith("HTTP/1.1 413 "), status
+    assert headers["connection"] == "close"
+    assert body["type"] == "/problems/payload-too-large"
+
+
+def test_a_body_that_stops_arriving_is_408_after_the_body_deadline(port):
+    head = (b"POST /v1/games/spy/setup HTTP/1.1\r\nHost: x\r\nContent-Type: "
+            b"application/json\r\nContent-Length: 100\r\n\r\n")
+    raw, seconds = exchange(port, head, b'{"players": ')
+    status, headers, body = parse(raw)
+    assert status.startswith("HTTP/1.1 408"), status
+    assert headers["connection"] == "close"
+    assert body["type"] == "/problems/request-timeout"
+    assert BODY_SECONDS <= seconds < BODY_SECONDS + 3
+
+
+def test_a_normal_answer_keeps_the_connection_alive(port):
+    with requests.Session() as session:
+        first = session.get(f"http://127.0.0.1:{port}/v1/games")
+        assert first.headers["Connection"] == "keep-alive"
+
+
+def test_405_names_the_allowed_methods(port):
+    answer = requests.delete(f"http://127.0.0.1:{port}/v1/games/spy/setup")
+    assert answer.status_code == 405
+    assert {m.strip() for m in answer.headers["Allow"].split(",")} == {"OPTIONS", "POST"}
+    assert answer.json()["type"] == "/problems/method-not-allowed"
