@@ -92,7 +92,7 @@ def test_metrics_count_store_errors_by_operation():
     assert client.get("/readyz").status_code == 503
     after = samples(client)
     assert delta(before, after, "referee_store_errors_total", operation="load") == 1
-    assert delta(before, after, "referee_store_errors_total", operation="ping") == 1
+    assert delta(before, after, "referee_store_errors_total", operation="ready") == 1  # /readyz writes
     assert ("referee_matches_active", ()) not in after  # unknown while the store is down
 
 

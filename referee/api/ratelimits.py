@@ -69,10 +69,15 @@ def settings(env: Mapping[str, str] | None = None) -> dict[str, Any]:
 
 
 def storage_uri(config: Mapping[str, Any]) -> str:
-    """Where the match budgets are counted: ``REFEREE_RATELIMIT_STORAGE_URI`` if set, else the
-    store's ``REDIS_URL`` (``redis://``, ``rediss://``, ``redis+cluster://`` and
-    ``redis+sentinel://`` are all understood by the ``limits`` library), else ``memory://``."""
-    return config.get("RATELIMIT_STORAGE_URI") or config.get("REDIS_URL") or "memory://"
+    """Where the match budgets are counted: ``REFEREE_RATELIMIT_STORAGE_URI`` if set (any
+    ``limits`` storage URI, e.g. ``redis+cluster://`` or ``redis+sentinel://``), else the
+    store's ``REDIS_URL`` when it is a single Redis (``redis://``, ``rediss://``), else
+    ``memory://`` (per worker: set the storage URI for a cluster or Sentinel store)."""
+    explicit = config.get("RATELIMIT_STORAGE_URI")
+    if explicit:
+        return explicit
+    url = config.get("REDIS_URL") or ""
+    return url if url.startswith(("redis://", "rediss://")) else "memory://"
 
 
 def ip_key() -> str:

@@ -11,7 +11,7 @@ from flask import g, has_request_context
 from referee.ops import metrics
 from referee.store import MatchStore, StoreUnavailable
 
-OPERATIONS = ("ping", "create", "load", "commit", "events", "actions", "recorded", "delete")
+OPERATIONS = ("ping", "ready", "create", "load", "commit", "events", "actions", "recorded", "delete")
 
 
 def _note(match_id: str, record: dict) -> None:
