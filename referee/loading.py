@@ -4,6 +4,8 @@ match service, owned by neither (no Flask).  Input errors are :class:`InvalidInp
 snapshot is checked once here, and returned as the engine's ``CheckedState``."""
 from __future__ import annotations
 
+import dataclasses
+
 import secrets
 from typing import Any
 
@@ -120,7 +122,7 @@ def _under(prefix: str, violation: Violation) -> Violation:
     where = violation.field or prefix
     if where != prefix and not where.startswith(prefix + "."):
         where = f"{prefix}.{where}"
-    return Violation(violation.rule, violation.message, where)
+    return dataclasses.replace(violation, field=where)
 
 
 _CACHE: dict[type, Schema] = {}

@@ -19,6 +19,7 @@ the offending field as a JSON-pointer-like dotted path (``state.hands.ana[2]``).
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -38,19 +39,36 @@ MODES = ("digital", "table")
 
 @dataclass(frozen=True)
 class Violation:
-    """One broken rule: ``rule`` is a rule ID of ``shared/rules`` (e.g. ``"AF-P3"``),
-    ``message`` a sentence for people, ``field`` the offending input field if any."""
+    """One broken rule: ``rule`` is a rule ID of the rulebook (e.g. ``"AF-P3"``), ``code`` the
+    stable machine code of the sentence (``"allfours.play.must_follow"``) with its ``params``
+    (player names, cards, counts: plain JSON values), ``field`` the offending input field if any.
+
+    Engines return codes, never sentences: the text is rendered at the edge, in the reader's
+    language, from the ``verdicts`` catalogs (:func:`referee.i18n.verdicts.render`).  Build one
+    with :func:`violation` (or :meth:`Problems.flag`).  ``text`` is an English sentence for the
+    few violations that have no code yet; :attr:`message` is the English sentence either way.
+    """
 
     rule: str
-    message: str
+    text: str = ""
     field: str | None = None
+    code: str | None = None
+    params: dict[str, Any] = dataclasses.field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        """``{"rule", "message", "field"?}`` as the API shows it."""
-        data = {"rule": self.rule, "message": self.message}
-        if self.field is not None:
-            data["field"] = self.field
-        return data
+    @property
+    def message(self) -> str:
+        """The English sentence (logs, exceptions, tests); answers render ``code`` in the
+        negotiated language instead."""
+        if self.code is None:
+            return self.text
+        from referee.i18n.verdicts import render  # the edge's renderer; engines never call it
+        return render(self.code, self.params, "en")
+
+
+def violation(rule: str, code: str, where: str | None = None, **params: Any) -> Violation:
+    """A :class:`Violation` of ``rule`` with message ``code`` and its ``params``, about the
+    input field ``where`` (``"action.card"``) if any."""
+    return Violation(rule, field=where, code=code, params=params)
 
 
 class RefereeError(ValueError):
@@ -62,7 +80,7 @@ class RefereeError(ValueError):
         if isinstance(violations, Violation):
             violations = [violations]
         self.violations = list(violations)
-        super().__init__("; ".join(f"{v.rule}: {v.message}" for v in self.violations))
+        super().__init__("; ".join(f"{v.rule}: {v.code or v.text}" for v in self.violations))
 
 
 class InvalidSetup(RefereeError):
@@ -322,9 +340,9 @@ class Engine:
         resolved = {}
         for key in given:
             if key not in self.options:
-                problems.append(Violation("OPTIONS", f"Unknown option {key!r} for {self.name}; "
-                                          f"known: {', '.join(sorted(self.options))}.",
-                                          f"options.{key}"))
+                problems.append(violation("OPTIONS", "options.unknown", f"options.{key}",
+                                          option=key, game=self.name,
+                                          known=", ".join(sorted(self.options))))
         for key, spec in self.options.items():
             value = given.get(key, spec.default)
             problem = _option_problem(key, spec, value)
@@ -348,21 +366,23 @@ class Engine:
 def _option_problem(key: str, spec: OptionSpec, value: Any) -> Violation | None:
     where = f"options.{key}"
     if spec.kind == "bool" and not isinstance(value, bool):
-        return Violation(spec.rule, f"Option {key!r} must be true or false.", where)
+        return violation(spec.rule, "options.not_bool", where, option=key)
     if spec.kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            return Violation(spec.rule, f"Option {key!r} must be an integer.", where)
+            return violation(spec.rule, "options.not_int", where, option=key)
         if spec.minimum is not None and value < spec.minimum:
-            return Violation(spec.rule, f"Option {key!r} must be at least {spec.minimum}.", where)
+            return violation(spec.rule, "options.below_minimum", where, option=key,
+                             minimum=spec.minimum)
         if spec.maximum is not None and value > spec.maximum:
-            return Violation(spec.rule, f"Option {key!r} must be at most {spec.maximum}.", where)
+            return violation(spec.rule, "options.above_maximum", where, option=key,
+                             maximum=spec.maximum)
     if spec.kind in ("str", "choice") and not isinstance(value, str) and value is not None:
-        return Violation(spec.rule, f"Option {key!r} must be a string.", where)
+        return violation(spec.rule, "options.not_str", where, option=key)
     if spec.kind == "choice" and value not in spec.choices:
-        return Violation(spec.rule, f"Option {key!r} must be one of "
-                         f"{', '.join(map(str, spec.choices))}.", where)
+        return violation(spec.rule, "options.not_a_choice", where, option=key,
+                         choices=", ".join(map(str, spec.choices)))
     if spec.kind == "dict" and not isinstance(value, dict):
-        return Violation(spec.rule, f"Option {key!r} must be an object.", where)
+        return violation(spec.rule, "options.not_object", where, option=key)
     return None
 
 
@@ -373,8 +393,13 @@ class Problems:
     items: list[Violation] = field(default_factory=list)
 
     def add(self, rule: str, message: str, where: str | None = None) -> None:
-        """Record one broken rule, with the offending field if any."""
+        """Record one broken rule as an English sentence (only while it has no code: prefer
+        :meth:`flag`), with the offending field if any."""
         self.items.append(Violation(rule, message, where))
+
+    def flag(self, rule: str, code: str, where: str | None = None, **params: Any) -> None:
+        """Record one broken rule by message ``code`` and ``params`` (:func:`violation`)."""
+        self.items.append(Violation(rule, field=where, code=code, params=params))
 
     def __bool__(self) -> bool:
         return bool(self.items)

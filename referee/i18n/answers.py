@@ -2,10 +2,9 @@
 
 - :func:`localize_problem`: a problem body's ``title``, ``detail`` and field ``message``s;
 - :func:`violation_answer`: one engine :class:`~referee.games.base.Violation` as the API shows
-  it, ``{"rule", "title", "message", "field"?}`` — ``title`` is the rule's title from the
-  rulebook.  This is the one place a violation becomes JSON: the engine step adds its stable
-  ``code`` here (``data["code"] = violation.code``) and renders ``message`` from it with
-  :func:`referee.i18n.verdicts.render`.
+  it, ``{"rule", "title", "code", "message", "field"?}`` — ``title`` is the rule's title from
+  the rulebook, ``message`` the sentence of ``code`` rendered in the reader's language by
+  :func:`referee.i18n.verdicts.render`.  This is the one place a violation becomes JSON.
 """
 from __future__ import annotations
 
@@ -14,6 +13,7 @@ from typing import Any
 from referee.i18n import DEFAULT
 from referee.i18n.catalogs import translate
 from referee.i18n.negotiation import language
+from referee.i18n.verdicts import render
 from referee.rulebook import find
 
 
@@ -33,7 +33,7 @@ def localize_problem(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def violation_answer(violation, lang: str | None = None) -> dict[str, Any]:
-    """``{"rule", "title"?, "message", "field"?}`` of one violation; ``title`` (in ``lang``,
+    """``{"rule", "title"?, "code"?, "message", "field"?}`` of one violation; ``title`` (in ``lang``,
     default the request's) whenever the rulebook has the rule (pseudo-rules such as
     ``OPTIONS`` have none)."""
     lang = lang or language()
@@ -41,7 +41,11 @@ def violation_answer(violation, lang: str | None = None) -> dict[str, Any]:
     rule = find(violation.rule)
     if rule is not None:
         data["title"] = rule.title[lang]
-    data["message"] = violation.message
+    if violation.code is not None:
+        data["code"] = violation.code
+        data["message"] = render(violation.code, violation.params, lang)
+    else:
+        data["message"] = violation.text
     if violation.field is not None:
         data["field"] = violation.field
     return data

@@ -31,11 +31,30 @@ def po_path(lang: str, domain: str = "messages") -> Path:
     return LOCALES / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
+def part_paths(lang: str, domain: str) -> list[Path]:
+    """The files of ``domain`` in ``lang``: ``<domain>.po`` and its parts ``<domain>-*.po``
+    (the ``verdicts`` domain keeps one part per game: ``verdicts-coup.po``…), sorted."""
+    folder = po_path(lang, domain).parent
+    return [po_path(lang, domain), *sorted(folder.glob(f"{domain}-*.po"))]
+
+
 @cache
 def catalog(lang: str, domain: str = "messages"):
-    """The Babel ``Catalog`` read from ``po_path(lang, domain)`` (cached)."""
-    with po_path(lang, domain).open("rb") as fp:
-        return read_po(fp, locale=lang, domain=domain)
+    """The Babel ``Catalog`` of ``domain`` in ``lang``: ``po_path(lang, domain)`` with every
+    part file of :func:`part_paths` merged in (cached); a msgid in two files is an error."""
+    whole = None
+    for path in part_paths(lang, domain):
+        with path.open("rb") as fp:
+            part = read_po(fp, locale=lang, domain=domain)
+        if whole is None:
+            whole = part
+            continue
+        for message in part:
+            if message.id:
+                if message.id in whole:
+                    raise ValueError(f"{message.id} is in two {domain} catalogs of {lang}")
+                whole[message.id] = message
+    return whole
 
 
 @cache

@@ -30,7 +30,11 @@ class ViolationSchema(Schema):
     rule = fields.String(required=True, metadata={"description": "rule ID, e.g. AF-P3"})
     title = fields.String(metadata={"description": "the rule's title in the negotiated "
                                     "language (GET /v1/games/{game}/rules/{rule})"})
-    message = fields.String(required=True)
+    code = fields.String(metadata={"description": "the stable machine code of the message, "
+                                   "e.g. coup.challenge.not_claimed (the same in every "
+                                   "language: apps may localise or link by it)"})
+    message = fields.String(required=True, metadata={
+        "description": "the sentence, in the negotiated language (Accept-Language)"})
     field = fields.String(metadata={"description": "the offending field, e.g. action.card"})
 
 

@@ -7,6 +7,8 @@ whole numbers.  It runs before every stateless call on a client-supplied state.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from collections import Counter
 from typing import Any
 
@@ -103,7 +105,7 @@ def _check(engine, state, problems: Problems) -> None:
         if engine.resolve_options(state["options"]) != state["options"]:
             problems.add("AF-S6", "state.options must list every option.", "state.options")
     except InvalidSetup as exc:
-        problems.items += [Violation(v.rule, v.message, "state." + (v.field or "options"))
+        problems.items += [dataclasses.replace(v, field="state." + (v.field or "options"))
                            for v in exc.violations]
     if state["mode"] not in ("digital", "table"):
         problems.add("AF-D1", "mode must be digital or table.", "state.mode")

@@ -1,9 +1,11 @@
 """Checks of the ``options`` kept in a submitted snapshot, the same for every game."""
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Any, Callable
 
-from referee.games.base import RefereeError, Violation
+from referee.games.base import RefereeError, Violation, violation
 
 
 def snapshot_option_problems(options: Any, resolve_options: Callable[[Any], dict], rule: str,
@@ -12,12 +14,12 @@ def snapshot_option_problems(options: Any, resolve_options: Callable[[Any], dict
     option (``resolve_options``, the engine's check, decides), or one missing (a snapshot keeps
     every option resolved).  ``rule`` is cited for the shape problems."""
     if not isinstance(options, dict):
-        return [Violation(rule, "options must be an object.", where)]
+        return [violation(rule, "options.snapshot_not_object", where)]
     try:
         complete = resolve_options(options)
     except RefereeError as error:
-        return [Violation(v.rule, v.message,
-                          f"{where.rsplit('.', 1)[0]}.{v.field}" if v.field else where)
+        return [dataclasses.replace(
+                    v, field=f"{where.rsplit('.', 1)[0]}.{v.field}" if v.field else where)
                 for v in error.violations]
-    return [Violation(rule, f"The options lack {key!r}.", f"{where}.{key}")
+    return [violation(rule, "options.snapshot_lacks", f"{where}.{key}", option=key)
             for key in sorted(set(complete) - set(options))]

@@ -19,6 +19,8 @@ The state (a JSON object; every key below is required):
 """
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Any, Callable
 
 from referee.games.base import MODES, UNKNOWN, ImpossibleState, InvalidSetup, Problems
@@ -82,8 +84,8 @@ def _check_header(state: dict, resolve_options: Callable, problems: Problems) ->
     try:
         options = resolve_options(state["options"])
     except InvalidSetup as exc:
-        for v in exc.violations:
-            problems.add(v.rule, v.message, f"state.{v.field}")
+        problems.items += [dataclasses.replace(v, field=f"state.{v.field}")
+                           for v in exc.violations]
         return
     if set(state["options"]) != set(options):
         problems.add("GN-C3", "state.options must hold every option.", "state.options")
