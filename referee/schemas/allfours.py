@@ -5,7 +5,7 @@ from marshmallow import Schema, fields, validate
 
 from referee.games.base import UNKNOWN
 from referee.games.common.cards import PACK
-from referee.schemas.fields import (Code, Mode, Options, PlayerName, Players, Seed,
+from referee.schemas.fields import (List, Code, Mode, Options, PlayerName, Players, Seed,
                                     action_schema)
 
 SIDE_NAME = fields.String(validate=validate.Length(1, 64))
@@ -24,8 +24,8 @@ def CardOrUnknown(**kwargs):
 class DealSchema(Schema):
     """An entered deal: 6 cards to each player and the stock, top first (the first kick)."""
 
-    hands = fields.Dict(keys=PlayerName(), values=fields.List(Card()), required=True)
-    stock = fields.List(Card(), required=True)
+    hands = fields.Dict(keys=PlayerName(), values=List(Card()), required=True)
+    stock = List(Card(), required=True)
 
 
 class SetupSchema(Schema):
@@ -35,7 +35,7 @@ class SetupSchema(Schema):
 
     players = Players(2, 4)
     dealer = PlayerName()
-    sides = fields.Dict(keys=SIDE_NAME, values=fields.List(PlayerName()))
+    sides = fields.Dict(keys=SIDE_NAME, values=List(PlayerName()))
     options = Options()
     mode = Mode()
     seed = Seed()
@@ -47,8 +47,8 @@ class TrickSchema(Schema):
     """A trick: who led and the cards in play order (``players`` and ``winner`` in a state)."""
 
     leader = PlayerName(required=True)
-    cards = fields.List(Card(), required=True, validate=validate.Length(0, 4))
-    players = fields.List(PlayerName())
+    cards = List(Card(), required=True, validate=validate.Length(0, 4))
+    players = List(PlayerName())
     winner = PlayerName()
 
 
@@ -60,7 +60,7 @@ class StateSchema(Schema):
     mode = Mode(required=True)
     seed = Seed(required=True)
     players = Players(2, 4)
-    sides = fields.Dict(keys=SIDE_NAME, values=fields.List(PlayerName()), required=True)
+    sides = fields.Dict(keys=SIDE_NAME, values=List(PlayerName()), required=True)
     options = fields.Dict(required=True)
     dealer = PlayerName(required=True)
     next_dealer = PlayerName(allow_none=True, required=True)
@@ -68,18 +68,18 @@ class StateSchema(Schema):
     redeals = fields.Integer(strict=True, required=True, validate=validate.Range(0))
     phase = fields.String(required=True, validate=validate.OneOf(
         ["deal", "beg", "answer", "play", "hand_over", "game_over"]))
-    hands = fields.Dict(keys=PlayerName(), values=fields.List(CardOrUnknown()), required=True)
-    dealt = fields.Dict(keys=PlayerName(), values=fields.List(Card()), required=True)
-    stock = fields.List(Card(), required=True)
-    kicks = fields.List(Card(), required=True)
+    hands = fields.Dict(keys=PlayerName(), values=List(CardOrUnknown()), required=True)
+    dealt = fields.Dict(keys=PlayerName(), values=List(Card()), required=True)
+    stock = List(Card(), required=True)
+    kicks = List(Card(), required=True)
     trump = fields.String(allow_none=True, required=True, validate=validate.OneOf("CDHS"))
     beg = fields.String(allow_none=True, required=True, validate=validate.OneOf(
         ["stand", "begged", "give_one", "run_pack"]))
-    tricks = fields.List(fields.Nested(TrickSchema), required=True)
+    tricks = List(fields.Nested(TrickSchema), required=True)
     trick = fields.Nested(TrickSchema, required=True)
-    exposed = fields.Dict(keys=PlayerName(), values=fields.List(Card()), required=True)
-    claims = fields.List(fields.Dict(), required=True)
-    reneges = fields.List(fields.Dict(), required=True)
+    exposed = fields.Dict(keys=PlayerName(), values=List(Card()), required=True)
+    claims = List(fields.Dict(), required=True)
+    reneges = List(fields.Dict(), required=True)
     score = fields.Dict(keys=SIDE_NAME, values=fields.Integer(strict=True), required=True)
     hand_points = fields.Dict(keys=SIDE_NAME, values=fields.Integer(strict=True),
                               required=True)
@@ -97,7 +97,7 @@ ACTION_SCHEMAS: dict[str, type[Schema]] = {
                               "(AF-B2)."),
     "run_pack": action_schema("run_pack", "The dealer runs the pack (AF-B3); in table mode "
                               "with the kicks turned, in order.",
-                              kicks=fields.List(Card(), validate=validate.Length(1, 5))),
+                              kicks=List(Card(), validate=validate.Length(1, 5))),
     "play": action_schema("play", "Play a card to the current trick (AF-P1…P5).",
                           card=Card(required=True)),
     "call": action_schema("call", "Call an opponent's exposed card to this trick (AF-P6).",
@@ -113,19 +113,19 @@ class SheetTrickSchema(Schema):
     """A trick on a sheet: its leader and the cards in play order from the leader."""
 
     leader = PlayerName(required=True)
-    cards = fields.List(Card(), required=True)
+    cards = List(Card(), required=True)
 
 
 class SheetSchema(Schema):
     """A trick sheet (``shared/cases/README.md``, AF-X1)."""
 
     players = Players(2, 4)
-    sides = fields.Dict(keys=SIDE_NAME, values=fields.List(PlayerName()))
+    sides = fields.Dict(keys=SIDE_NAME, values=List(PlayerName()))
     dealer = PlayerName(required=True)
-    kicks = fields.List(Card(), required=True, validate=validate.Length(1, 6))
+    kicks = List(Card(), required=True, validate=validate.Length(1, 6))
     beg = fields.String(required=True, validate=validate.OneOf(["stand", "give_one",
                                                                 "run_pack"]))
-    tricks = fields.List(fields.Nested(SheetTrickSchema), required=True,
+    tricks = List(fields.Nested(SheetTrickSchema), required=True,
                          validate=validate.Length(1, 21))
     score_before = fields.Dict(keys=SIDE_NAME, values=fields.Integer(
         strict=True, validate=validate.Range(0, 10000)))
@@ -188,4 +188,4 @@ class ScoreResponseSchema(Schema):
     low = fields.Nested(CardHolderSchema, allow_none=True, required=True)
     jack = fields.Nested(JackSchema, allow_none=True, required=True)
     game = fields.Nested(GameResultSchema, required=True)
-    reneges = fields.List(fields.Nested(RenegeSchema), required=True)
+    reneges = List(fields.Nested(RenegeSchema), required=True)

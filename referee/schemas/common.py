@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from referee.schemas.fields import PlayerName
+from referee.schemas.fields import List, PlayerName
 
 
 class StateRequestSchema(Schema):
@@ -47,15 +47,15 @@ class SetupResponseSchema(Schema):
 class LegalActionsResponseSchema(Schema):
     """Every legal action now; ``to_move`` lists who may act."""
 
-    actions = fields.List(fields.Dict(), required=True)
-    to_move = fields.List(fields.String(), required=True)
+    actions = List(fields.Dict(), required=True)
+    to_move = List(fields.String(), required=True)
 
 
 class ValidateResponseSchema(Schema):
     """``legal`` and, when false, every rule broken (the first 50; ``violation_count`` in all)."""
 
     legal = fields.Boolean(required=True)
-    violations = fields.List(fields.Nested(ViolationSchema), required=True,
+    violations = List(fields.Nested(ViolationSchema), required=True,
                              metadata={"description": "at most 50"})
     violation_count = fields.Integer(required=True, metadata={
         "description": "how many rules the action breaks in all"})
@@ -65,7 +65,7 @@ class ApplyResponseSchema(Schema):
     """The new snapshot, what happened, and the score."""
 
     state = fields.Dict(required=True)
-    events = fields.List(fields.Dict(), required=True)
+    events = List(fields.Dict(), required=True)
     score = fields.Dict(required=True)
     over = fields.Boolean(required=True)
 
@@ -76,11 +76,11 @@ class GameSchema(Schema):
     name = fields.String(required=True)
     title = fields.String(required=True)
     players = fields.Dict(required=True, metadata={"description": "{min, max}"})
-    modes = fields.List(fields.String(), required=True)
+    modes = List(fields.String(), required=True)
     rules_version = fields.String(required=True)
     options = fields.Dict(required=True, metadata={"description": "{name: {default, type, rule, "
                                                    "description, choices?}}"})
-    actions = fields.List(fields.String(), required=True)
+    actions = List(fields.String(), required=True)
 
 
 class HealthSchema(Schema):

@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 from referee.games.base import UNKNOWN
 from referee.games.coup.cards import CHARACTERS, HOST
 from referee.games.coup.flow import STAGES
-from referee.schemas.fields import (Code, Mode, Options, PlayerName, Players, Seed,
+from referee.schemas.fields import (List, Code, Mode, Options, PlayerName, Players, Seed,
                                     StrictBoolean, action_schema)
 
 
@@ -25,7 +25,7 @@ def CardOrUnknown(**kwargs):
 
 
 def _cards(**kwargs) -> fields.List:
-    return fields.List(CardOrUnknown(), **kwargs)
+    return List(CardOrUnknown(), **kwargs)
 
 
 def _seat_cards(**kwargs) -> fields.Dict:
@@ -60,7 +60,7 @@ class TurnSchema(Schema):
     player = PlayerName(required=True)
     stage = fields.String(required=True, validate=validate.OneOf(STAGES))
     action = fields.Dict(required=True, allow_none=True)
-    passed = fields.List(PlayerName(), required=True)
+    passed = List(PlayerName(), required=True)
     challenger = PlayerName(required=True, allow_none=True)
     block = fields.Dict(required=True, allow_none=True)
     drawn = _cards(required=True)
@@ -119,7 +119,7 @@ _ACTIONS = [  # (type, what it does, its fields besides type and player)
     ("lose_influence", "Turn up one face-down card (COUP-L1).",
      {"card": Character(required=True)}),
     ("return_cards", "Return the exchange's cards to the court deck (COUP-A7, A8a).",
-     {"cards": fields.List(CardOrUnknown(), required=True, validate=validate.Length(0, 8))}),
+     {"cards": List(CardOrUnknown(), required=True, validate=validate.Length(0, 8))}),
     ("show_card", "Show one face-down card to the Inquisitor (COUP-A8b).",
      {"card": CardOrUnknown(required=True)}),
     ("examine_decide", "Give the examined card back or have it swapped (COUP-A8b).",

@@ -9,11 +9,11 @@ from marshmallow import Schema, fields, validate
 
 from referee.games.base import UNKNOWN
 from referee.games.gnoming.cards import DECK_COUNTS
-from referee.schemas.fields import (Code, Mode, Options, PlayerName, Players, Seed,
+from referee.schemas.fields import (List, Code, Mode, Options, PlayerName, Players, Seed,
                                     action_schema)
 
 CARDS = tuple(DECK_COUNTS)
-ROWS = fields.List(fields.List(fields.String()))  # 3×3 checked by the engine (GN-S1)
+ROWS = List(List(fields.String()))  # 3×3 checked by the engine (GN-S1)
 
 
 def Card(**kwargs):
@@ -23,7 +23,7 @@ def Card(**kwargs):
 
 def Position(**kwargs):
     """A layout position ``[row, col]``, both 0–2, row 0 at the top."""
-    return fields.List(fields.Integer(strict=True, validate=validate.Range(0, 2)),
+    return List(fields.Integer(strict=True, validate=validate.Range(0, 2)),
                        validate=validate.Length(2, 2), **kwargs)
 
 
@@ -32,11 +32,11 @@ class DealSchema(Schema):
 
     layouts = fields.Dict(keys=PlayerName(), values=ROWS, required=True,
                           metadata={"description": "{player: 3×3 rows of cards}"})
-    discard_piles = fields.List(fields.List(fields.String()), required=True,
+    discard_piles = List(List(fields.String()), required=True,
                                 metadata={"description": "[[card], [card]]"})
-    draw_pile = fields.List(fields.String(), required=True,
+    draw_pile = List(fields.String(), required=True,
                             metadata={"description": "the rest, top first"})
-    removed = fields.List(fields.String(), metadata={
+    removed = List(fields.String(), metadata={
         "description": "Hazards turned up to start a pile and set aside (GN-S4)"})
 
 
@@ -57,24 +57,24 @@ class StateSchema(Schema):
 
     game = fields.String(required=True, validate=validate.Equal("gnoming"))
     mode = Mode(required=True)
-    players = fields.List(PlayerName(), required=True)
+    players = List(PlayerName(), required=True)
     options = fields.Dict(required=True)
     seed = Seed(required=True)
     round = fields.Integer(strict=True, required=True)
     starter = PlayerName(required=True)
     phase = fields.String(required=True)
-    layouts = fields.Dict(keys=PlayerName(), values=fields.List(fields.List(fields.Dict())),
+    layouts = fields.Dict(keys=PlayerName(), values=List(List(fields.Dict())),
                           required=True)
-    draw_pile = fields.List(Code(CARDS + (UNKNOWN,), "card or 'unknown'"), required=True)
-    discard_piles = fields.List(fields.List(Card()), required=True)
-    removed = fields.List(Card(), required=True)
+    draw_pile = List(Code(CARDS + (UNKNOWN,), "card or 'unknown'"), required=True)
+    discard_piles = List(List(Card()), required=True)
+    removed = List(Card(), required=True)
     flips_due = fields.Dict(keys=PlayerName(), values=fields.Integer(strict=True),
                             required=True)
     turn = fields.Dict(required=True)
     went_out = PlayerName(required=True, allow_none=True)
-    final_turns = fields.List(PlayerName(), required=True)
+    final_turns = List(PlayerName(), required=True)
     reshuffles = fields.Integer(strict=True, required=True)
-    history = fields.List(fields.Dict(), required=True)
+    history = List(fields.Dict(), required=True)
 
 
 ACTION_SCHEMAS: dict[str, type[Schema]] = {
@@ -117,7 +117,7 @@ class ScoreRoundRequestSchema(Schema):
 class ScoreGameRequestSchema(Schema):
     """``POST /v1/games/gnoming/score-game``: ``{"rounds", "options"?}``."""
 
-    rounds = fields.List(fields.Nested(RoundSheetSchema), required=True)
+    rounds = List(fields.Nested(RoundSheetSchema), required=True)
     options = Options()
 
 
@@ -128,14 +128,14 @@ class SetScoredSchema(Schema):
     index = fields.Integer(required=True)
     value = fields.Integer(required=True)
     points = fields.Integer(required=True)
-    positions = fields.List(fields.List(fields.Integer()), required=True)
+    positions = List(List(fields.Integer()), required=True)
 
 
 class MulliganSchema(Schema):
     """The value a Mulligan took in its row set and its column set (``null``: in no such set;
     in no set at all it scores 0, GN-P4)."""
 
-    position = fields.List(fields.Integer(), required=True)
+    position = List(fields.Integer(), required=True)
     row = fields.Integer(allow_none=True, required=True)
     column = fields.Integer(allow_none=True, required=True)
 
@@ -145,8 +145,8 @@ class BreakdownSchema(Schema):
 
     base = fields.Integer(required=True, metadata={"description": "before GN-P7"})
     out_first = fields.Integer(required=True, metadata={"description": "-5, +5 or 0 (GN-P7)"})
-    sets = fields.List(fields.Nested(SetScoredSchema), required=True)
-    mulligans = fields.List(fields.Nested(MulliganSchema), required=True)
+    sets = List(fields.Nested(SetScoredSchema), required=True)
+    mulligans = List(fields.Nested(MulliganSchema), required=True)
     hazards = fields.Integer(required=True, metadata={"description": "+10 each (GN-P6)"})
 
 
@@ -161,7 +161,7 @@ class ScoreRoundResponseSchema(Schema):
 class ScoreGameResponseSchema(Schema):
     """Every round's scores, the totals and the winners (GN-W1; several = a shared win)."""
 
-    round_scores = fields.List(fields.Dict(keys=fields.String(), values=fields.Integer()),
+    round_scores = List(fields.Dict(keys=fields.String(), values=fields.Integer()),
                                required=True)
     totals = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
-    winners = fields.List(fields.String(), required=True)
+    winners = List(fields.String(), required=True)

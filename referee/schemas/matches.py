@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from referee.schemas.fields import MAX_PLAYERS, Mode, Options, PlayerName, Seed
+from referee.schemas.fields import List, MAX_PLAYERS, Mode, Options, PlayerName, Seed
 
 MAX_SEQ = 2**63 - 1
 """The largest ``after`` (a Redis list index is a signed 64-bit integer)."""
@@ -21,7 +21,7 @@ class MatchCreateSchema(Schema):
         unknown = INCLUDE
 
     game = fields.String(required=True, metadata={"description": "a registered game name"})
-    players = fields.List(PlayerName(), required=True, validate=validate.Length(2, MAX_PLAYERS),
+    players = List(PlayerName(), required=True, validate=validate.Length(2, MAX_PLAYERS),
                           metadata={"description": "seat names in seat/play order (the "
                                     "game's setup says how many)"})
     options = Options()
@@ -39,7 +39,7 @@ class MatchCreatedSchema(Schema):
     game = fields.String(required=True)
     mode = fields.String(required=True)
     version = _VERSION
-    players = fields.List(fields.String(), required=True)
+    players = List(fields.String(), required=True)
     commitment = fields.String(required=True, metadata={
         "description": "SHA-256 hex of the UTF-8 bytes '<seed>:<match id>' (seed in decimal "
                        "when an integer); the audit reveals the seed once the match is over"})
@@ -62,8 +62,8 @@ class MatchViewSchema(Schema):
     version = _VERSION
     role = fields.String(required=True, validate=validate.OneOf(["seat", "public", "host"]))
     seat = fields.String(allow_none=True, required=True)
-    players = fields.List(fields.String(), required=True)
-    to_move = fields.List(fields.String(), required=True)
+    players = List(fields.String(), required=True)
+    to_move = List(fields.String(), required=True)
     over = fields.Boolean(required=True)
     commitment = fields.String(required=True)
     view = fields.Dict(required=True, metadata={"description": "the game's view for this "
@@ -84,10 +84,10 @@ class MatchActedSchema(Schema):
 
     id = fields.String(required=True)
     version = _VERSION
-    events = fields.List(fields.Dict(), required=True, metadata={
+    events = List(fields.Dict(), required=True, metadata={
         "description": "this action's events the caller may see, each with seq and version"})
     view = fields.Dict(required=True)
-    to_move = fields.List(fields.String(), required=True)
+    to_move = List(fields.String(), required=True)
     over = fields.Boolean(required=True)
 
 
@@ -102,15 +102,15 @@ class MatchEventsSchema(Schema):
     """The events the caller may see, in order."""
 
     version = _VERSION
-    events = fields.List(fields.Dict(), required=True)
+    events = List(fields.Dict(), required=True)
 
 
 class MatchLegalActionsSchema(Schema):
     """The caller's legal actions now (the host: everyone's, host-only ones included)."""
 
     version = _VERSION
-    actions = fields.List(fields.Dict(), required=True)
-    to_move = fields.List(fields.String(), required=True)
+    actions = List(fields.Dict(), required=True)
+    to_move = List(fields.String(), required=True)
 
 
 class AuditSchema(Schema):
@@ -122,7 +122,7 @@ class AuditSchema(Schema):
                                                  "included: POST it to /v1/games/{game}/setup"})
     seed = Seed(required=True)
     commitment = fields.String(required=True)
-    actions = fields.List(fields.Dict(), required=True, metadata={
+    actions = List(fields.Dict(), required=True, metadata={
         "description": "every applied action in order: POST each to /v1/games/{game}/apply"})
     final_state = fields.Dict(required=True)
     version = _VERSION

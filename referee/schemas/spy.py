@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from referee.schemas.fields import Mode, Options, PlayerName, Players, Seed, action_schema
+from referee.schemas.fields import List, Mode, Options, PlayerName, Players, Seed, action_schema
 
 
 def _strict_int(**kwargs) -> fields.Integer:
@@ -20,7 +20,7 @@ class LayoutSchema(Schema):
     players, 6 with 3–4; ``"unknown"`` allowed in table mode), the Spy's ``spy_gap`` (it sits
     just left of ``cards[spy_gap]``) and ``facing``."""
 
-    cards = fields.List(fields.String(), required=True)
+    cards = List(fields.String(), required=True)
     spy_gap = _strict_int(required=True)
     facing = fields.String(required=True, metadata={"description": "left or right"})
 
@@ -42,13 +42,13 @@ class SetupSchema(Schema):
 class BaseSchema(LayoutSchema):
     """A base in play: the layout plus what is public about it."""
 
-    exposed = fields.List(_strict_int(), required=True,
+    exposed = List(_strict_int(), required=True,
                           metadata={"description": "positions, in exposure order (SPY-R3)"})
-    lit = fields.List(_strict_int(), required=True,
+    lit = List(_strict_int(), required=True,
                       metadata={"description": "positions of lit bombs (SPY-R4)"})
-    candidates = fields.List(fields.List(fields.String()), required=True, metadata={
+    candidates = List(List(fields.String()), required=True, metadata={
         "description": "per position, the cards public facts still allow"})
-    declared = fields.List(_strict_int(allow_none=True), required=True, metadata={
+    declared = List(_strict_int(allow_none=True), required=True, metadata={
         "description": "per position, the number declared moving off it while hidden (SPY-C3)"})
 
 
@@ -64,7 +64,7 @@ class TurnSchema(Schema):
     """The turn in progress: its player, the actions done (SPY-T1) and a pending spy."""
 
     player = PlayerName(required=True)
-    done = fields.List(fields.String(), required=True)
+    done = List(fields.String(), required=True)
     pending = fields.Nested(PendingSchema, required=True, allow_none=True)
 
 
@@ -77,13 +77,13 @@ class StateSchema(Schema):
     mode = Mode(required=True)
     seed = Seed(required=True, allow_none=True)
     options = fields.Dict(required=True)
-    players = fields.List(PlayerName(), required=True)
+    players = List(PlayerName(), required=True)
     colours = fields.Dict(keys=PlayerName(), values=fields.String(), required=True)
     bases = fields.Dict(keys=PlayerName(), values=fields.Nested(BaseSchema), required=True)
-    eliminated = fields.List(PlayerName(), required=True)
+    eliminated = List(PlayerName(), required=True)
     winner = PlayerName(required=True, allow_none=True)
     turn = fields.Nested(TurnSchema, required=True, allow_none=True)
-    log = fields.List(fields.Dict(), required=True,
+    log = List(fields.Dict(), required=True,
                       metadata={"description": "every public event so far"})
 
 
