@@ -21,7 +21,8 @@ DOMAIN = "verdicts"
 
 TERM_PARAMS = {"card": "card", "cards": "card", "kick": "card", "suit": "suit",
                "trump": "suit", "led": "suit", "character": "character",
-               "characters": "character", "claimed": "character", "action": "action"}
+               "characters": "character", "claimed": "character", "action": "action",
+               "doing": "doing"}
 """Parameter name -> the kind of game term it holds (a list value renders item by item)."""
 
 GAME_OF_PREFIX = {"allfours": "all-fours", "coup": "coup", "spy": "spy", "gnoming": "gnoming"}

@@ -155,4 +155,4 @@ def test_gn_c2_an_unknown_player_is_a_violation_not_an_error(client):
         "type": "flip", "player": "zed", "position": [0, 0]}})
     assert verdict == {"legal": False, "violations": [{
         "rule": "GN-C2", "title": "Players", "field": "action.player",
-        "message": "'zed' is not a player of this game (ana, ben, cy)."}], "violation_count": 1}
+        "code": "gnoming.action.not_a_player", "message": "'zed' is not a player of this game (ana, ben, cy)."}], "violation_count": 1}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import Violation
+from referee.games.base import Violation, violation
 from referee.games.gnoming.cards import (
     CARDS_TEXT, HAZARD, MULLIGAN, POSITIONS, is_card, is_position, is_positive, pos_name)
 from referee.games.gnoming.table import entered_card_problem, possible_from_draw_pile, unseen
@@ -49,51 +49,46 @@ def to_move(state: dict[str, Any]) -> list[str]:
     return movers if phase in ("setup", "hazard") else []
 
 
-def bounce_problem(state: dict[str, Any]) -> str | None:
-    """Why the card just replaced may not bounce (GN-B1), or ``None`` when it may."""
+def bounce_problem(state: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """Why the card just replaced may not bounce (GN-B1) as ``(code, params)`` of a
+    ``gnoming.place.cannot_bounce…`` message, or ``None`` when it may."""
     turn = state["turn"]
     card, player = turn["holding"], turn["player"]
-    last = pos_name(turn["filled"][-1])
+    holding = repr(card)
     if not turn["replaced_face_down"]:
-        return f"the card replaced at {last} was face up, which ends the chain"
+        return ("gnoming.place.cannot_bounce.after_face_up",
+                {"holding": holding, "position": pos_name(turn["filled"][-1])})
     if not is_positive(card):
-        kind = {MULLIGAN: "a Mulligan", HAZARD: "a Hazard"}.get(card, "a negative card")
-        return f"{card!r} is {kind}, which never bounces"
+        kind = {MULLIGAN: "mulligan", HAZARD: "hazard"}.get(card, "negative")
+        return f"gnoming.place.cannot_bounce.{kind}", {"holding": holding}
     grid = state["layouts"][player]
     if not any(cell["up"] and cell["card"] == card for row in grid for cell in row):
-        return f"{card!r} matches no face-up positive card of {player}'s layout"
+        return "gnoming.place.cannot_bounce.no_match", {"holding": holding, "player": player}
     if len(turn["filled"]) == len(POSITIONS):
-        return "every position of the layout was already filled this turn"
+        return "gnoming.place.cannot_bounce.all_filled", {"holding": holding}
     return None
 
 
 def shape_violations(state: dict[str, Any], action: Any) -> list[Violation]:
     """Violations of an action's shape: type, player, fields and their values."""
     if not isinstance(action, dict):
-        return [Violation("GN-T1", "An action is an object with type and player.", "action")]
+        return [violation('GN-T1', "gnoming.action.not_object", 'action')]
     kind, player = action.get("type"), action.get("player")
     if not isinstance(kind, str) or kind not in FIELDS:
-        return [Violation("GN-T1", f"Unknown action type {kind!r}; the actions are flip, draw, "
-                          "place and discard.", "action.type")]
+        return [violation('GN-T1', "gnoming.action.unknown_type", 'action.type', kind=repr(kind))]
     found = []
     if not isinstance(player, str) or player not in state["players"]:
-        found.append(Violation("GN-C2", f"{player!r} is not a player of this game "
-                               f"({', '.join(state['players'])}).", "action.player"))
+        found.append(violation('GN-C2', "gnoming.action.not_a_player", 'action.player', player=repr(player), players=', '.join(state['players'])))
     for key in sorted(set(action) - FIELDS[kind] - {"type", "player"}, key=str):
-        found.append(Violation("GN-T1", f"A {kind} action has no field {key!r}.",
-                               f"action.{key}"))
+        found.append(violation('GN-T1', "gnoming.action.no_field", f'action.{key}', kind=kind, key=repr(key)))
     if "position" in FIELDS[kind] and not is_position(action.get("position")):
-        found.append(Violation("GN-S1", f"position must be [row, col] with both 0–2, not "
-                               f"{action.get('position')!r}.", "action.position"))
+        found.append(violation('GN-S1', "gnoming.action.bad_position", 'action.position', position=repr(action.get('position'))))
     if "pile" in action and not (type(action["pile"]) is int and action["pile"] in (0, 1)):
-        found.append(Violation("GN-S1", f"pile must be 0 or 1 (the two discard piles), not "
-                               f"{action['pile']!r}.", "action.pile"))
+        found.append(violation('GN-S1', "gnoming.action.bad_pile", 'action.pile', pile=repr(action['pile'])))
     if kind == "draw" and action.get("source") not in ("draw_pile", "discard"):
-        found.append(Violation("GN-T1", f"source must be \"draw_pile\" or \"discard\", not "
-                               f"{action.get('source')!r}.", "action.source"))
+        found.append(violation('GN-T1', "gnoming.action.bad_source", 'action.source', source=repr(action.get('source'))))
     if "card" in action and not is_card(action["card"]):
-        found.append(Violation("GN-C1", f"{action['card']!r} is not a card of the deck (cards: "
-                               f"{CARDS_TEXT}).", "action.card"))
+        found.append(violation('GN-C1', "gnoming.action.not_a_card", 'action.card', entered=repr(action['card']), cards_text=CARDS_TEXT))
     return found
 
 
@@ -103,7 +98,7 @@ def violations(state: dict[str, Any], action: Any) -> list[Violation]:
     if found:
         return found
     if state["phase"] == "over":
-        return [Violation("GN-W1", "The game is over; no more actions.")]
+        return [violation('GN-W1', "gnoming.game.over")]
     return CHECKS[action["type"]](state, action)
 
 
@@ -112,33 +107,25 @@ def _card_entry(state: dict[str, Any], action: dict, needed_at: str | None) -> l
     ``"face_down"`` or ``"draw_pile"``) and must still be possible; digital mode never sends it."""
     card = action.get("card")
     if state["mode"] == "digital":
-        return [] if card is None else [Violation(
-            "GN-X1", "Cards are entered only in table mode; in digital mode the service knows "
-            "every card.", "action.card")]
+        return [] if card is None else [violation('GN-X1', "gnoming.card.digital_mode", 'action.card')]
     if needed_at is None:
-        return [] if card is None else [Violation(
-            "GN-X1", "No card is turned up by this action, so it takes no card.", "action.card")]
+        return [] if card is None else [violation('GN-X1', "gnoming.card.not_turned_up", 'action.card')]
     if card is None:
-        return [Violation("GN-X1", "Table mode: enter the card turned up (card).", "action.card")]
+        return [violation('GN-X1', "gnoming.card.missing", 'action.card')]
     problem = entered_card_problem(state, card, needed_at)
-    return [Violation("GN-X1", problem, "action.card")] if problem else []
+    return [violation("GN-X1", problem[0], "action.card", **problem[1])] if problem else []
 
 
 def _not_now(state: dict[str, Any], player: str, doing: str) -> Violation:
-    """The violation for an action out of turn or out of phase."""
+    """The violation for an action out of turn or out of phase; ``doing`` is the action type
+    (a ``term.doing.*`` term: "turn up a card", "draw"…)."""
     phase, turn_player = state["phase"], state["turn"]["player"]
     if phase in TURN_PHASES and player != turn_player:
-        return Violation("GN-S3", f"It is {turn_player}'s turn, not {player}'s.", "action.player")
-    waiting = {"setup": ("GN-S2", "the players turning up their two cards before play"),
-               "hazard": ("GN-D1", "the players turning up a card for the Hazard"),
-               "reveal": ("GN-E2", "the face-down cards being turned up at the end of the round"),
-               "restart": ("GN-D4", f"{turn_player} restarting an empty discard pile"),
-               "draw": ("GN-T1", f"{turn_player} to draw"),
-               "play": ("GN-T2", f"{turn_player} to place or discard the drawn card"),
-               "bounce": ("GN-B1", f"{turn_player} to bounce or discard the replaced card"),
-               "discard": ("GN-T3", f"{turn_player} to discard the replaced card")}
-    rule, what = waiting[phase]
-    return Violation(rule, f"{player} cannot {doing} now: the game waits for {what}.")
+        return violation('GN-S3', "gnoming.turn.not_yours", 'action.player', turn_player=turn_player, player=player)
+    rule = {"setup": "GN-S2", "hazard": "GN-D1", "reveal": "GN-E2", "restart": "GN-D4",
+            "draw": "GN-T1", "play": "GN-T2", "bounce": "GN-B1", "discard": "GN-T3"}[phase]
+    return violation(rule, f"gnoming.turn.waits.{phase}", player=player, doing=doing,
+                     turn_player=turn_player)
 
 
 def _check_flip(state: dict[str, Any], action: dict) -> list[Violation]:
@@ -147,19 +134,16 @@ def _check_flip(state: dict[str, Any], action: dict) -> list[Violation]:
     player, phase = action["player"], state["phase"]
     rule = {"setup": "GN-S2", "hazard": "GN-D1", "reveal": "GN-E2"}.get(phase)
     if rule is None:
-        return [_not_now(state, player, "turn up a card")]
+        return [_not_now(state, player, "flip")]
     grid = state["layouts"][player]
     if phase != "reveal" and state["flips_due"][player] == 0:
-        why = {"GN-S2": f"{player} has already turned up their two cards",
-               "GN-D1": f"{player} turns up no card for this Hazard (the one who discarded it, "
-                        "or only one face-down card left: GN-D3)"}[rule]
-        return [Violation(rule, f"{why}.", "action.player")]
+        code = {"GN-S2": "gnoming.flip.setup_done", "GN-D1": "gnoming.flip.hazard_exempt"}[rule]
+        return [violation(rule, code, "action.player", player=player)]
     if phase == "reveal" and not face_down_count(grid):
-        return [Violation(rule, f"{player} has no face-down card left.", "action.player")]
+        return [violation(rule, "gnoming.flip.none_face_down", 'action.player', player=player)]
     r, c = action["position"]
     if grid[r][c]["up"]:
-        return [Violation(rule, f"The card at {pos_name((r, c))} of {player}'s layout is already "
-                          "face up.", "action.position")]
+        return [violation(rule, "gnoming.flip.face_up", 'action.position', position=pos_name((r, c)), player=player)]
     return _card_entry(state, action, "face_down")
 
 
@@ -168,18 +152,16 @@ def _check_draw(state: dict[str, Any], action: dict) -> list[Violation]:
     player = action["player"]
     if state["phase"] != "draw" or player != state["turn"]["player"]:
         if player == state["turn"]["player"] and state["phase"] in HOLDING_PHASES:
-            return [Violation("GN-T1", f"{player} has already drawn this turn.")]
+            return [violation('GN-T1', "gnoming.draw.twice", player=player)]
         return [_not_now(state, player, "draw")]
     if action["source"] == "draw_pile":
         if "pile" in action:
-            return [Violation("GN-T1", "pile is only for a draw from a discard pile.",
-                              "action.pile")]
+            return [violation('GN-T1', "gnoming.draw.pile_not_discard", 'action.pile')]
         return _card_entry(state, action, "draw_pile")
     if "pile" not in action:
-        return [Violation("GN-T1", "Name the discard pile (pile 0 or 1) to draw from.",
-                          "action.pile")]
+        return [violation('GN-T1', "gnoming.draw.no_pile", 'action.pile')]
     if not state["discard_piles"][action["pile"]]:
-        return [Violation("GN-T1", f"Discard pile {action['pile']} is empty.", "action.pile")]
+        return [violation('GN-T1', "gnoming.draw.empty_pile", 'action.pile', pile=action['pile'])]
     return _card_entry(state, action, None)
 
 
@@ -189,24 +171,21 @@ def _check_place(state: dict[str, Any], action: dict) -> list[Violation]:
     player, phase, turn = action["player"], state["phase"], state["turn"]
     if player != turn["player"] or phase not in HOLDING_PHASES:
         if player == turn["player"] and phase == "draw":
-            return [Violation("GN-T1", f"{player} must draw before placing a card.")]
-        return [_not_now(state, player, "place a card")]
+            return [violation('GN-T1', "gnoming.place.before_draw", player=player)]
+        return [_not_now(state, player, "place")]
     if phase == "discard":
-        return [Violation("GN-B1", f"{turn['holding']!r} cannot bounce: "
-                          f"{bounce_problem(state)}; discard it (GN-T3).")]
+        code, params = bounce_problem(state)
+        return [violation("GN-B1", code, **params)]
     r, c = action["position"]
     found = []
     if [r, c] in turn["filled"]:
-        found.append(Violation("GN-B1", f"A bounce may not land on {pos_name((r, c))}, already "
-                               "filled this turn.", "action.position"))
+        found.append(violation('GN-B1', "gnoming.place.filled_this_turn", 'action.position', position=pos_name((r, c))))
     grid = state["layouts"][player]
     if turn["holding"] == MULLIGAN:
         after = face_up_mulligans(grid) + 1 - (grid[r][c]["up"] and grid[r][c]["card"] == MULLIGAN)
         allowed = max(1, turn["mulligans_at_start"])
         if after > allowed:
-            found.append(Violation("GN-M1", f"Placing this Mulligan would leave {player} with "
-                                   f"{after} face-up Mulligans; at most {allowed} may lie face up "
-                                   "at the end of the turn.", "action.position"))
+            found.append(violation('GN-M1', "gnoming.place.mulligan_limit", 'action.position', player=player, after=after, allowed=allowed))
     found += _card_entry(state, action, None if grid[r][c]["up"] else "face_down")
     return found
 
@@ -223,20 +202,17 @@ def _check_discard(state: dict[str, Any], action: dict) -> list[Violation]:
         rule = "GN-D4" if phase == "restart" else "GN-S1"
         if "pile" not in action or state["discard_piles"][action["pile"]]:
             empty = [i for i, pile in enumerate(state["discard_piles"]) if not pile]
-            return [Violation(rule, f"Turn up the top card of the draw pile onto the empty "
-                              f"discard pile {empty[0]}.", "action.pile")]
+            return [violation(rule, "gnoming.discard.restart_pile", 'action.pile', pile=empty[0])]
         return _card_entry(state, action, "draw_pile")
     if player != turn["player"] or phase not in HOLDING_PHASES:
         if player == turn["player"] and phase == "draw":
-            return [Violation("GN-T1", f"{player} must draw before discarding.")]
+            return [violation('GN-T1', "gnoming.discard.before_draw", player=player)]
         return [_not_now(state, player, "discard")]
     found = _card_entry(state, action, None)
     if turn["holding"] == HAZARD and "pile" in action:
-        found.append(Violation("GN-D2", "A discarded Hazard leaves play and never lies on a "
-                               "discard pile: send discard without pile.", "action.pile"))
+        found.append(violation('GN-D2', "gnoming.discard.hazard_pile", 'action.pile'))
     elif turn["holding"] != HAZARD and "pile" not in action:
-        found.append(Violation("GN-T3", f"Name the discard pile (0 or 1) for "
-                               f"{turn['holding']!r}.", "action.pile"))
+        found.append(violation('GN-T3', "gnoming.discard.no_pile", 'action.pile', holding=repr(turn['holding'])))
     return found
 
 

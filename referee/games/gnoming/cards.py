@@ -55,12 +55,12 @@ def value(card: str) -> int:
     raise ValueError(f"card {card!r} has no face value")
 
 
-def over_deck(cards: Iterable[str]) -> list[str]:
-    """Sentences naming every card seen more often than the GN-C1 deck holds it (``"unknown"``
-    is not counted)."""
+def over_deck(cards: Iterable[str]) -> list[dict[str, Any]]:
+    """Message params ``{count, card, copies}`` (``card`` quoted) of every card seen more often
+    than the GN-C1 deck holds it (``"unknown"`` is not counted)."""
     counts = Counter(cards)
     counts.pop(UNKNOWN, None)
-    return [f"{counts[card]} cards {card!r} but the deck holds only {DECK_COUNTS[card]}"
+    return [{"count": counts[card], "entered": repr(card), "copies": DECK_COUNTS[card]}
             for card in DECK_COUNTS if counts[card] > DECK_COUNTS[card]]
 
 

@@ -128,14 +128,13 @@ def score_game(rounds: Sequence[dict[str, Any]], tie: str = "lowest") -> dict[st
 
 
 # --- checking a score sheet -----------------------------------------------------------------
-def player_count_problem(count: int, allow_two: bool) -> str | None:
-    """Sentence if ``count`` players cannot play (GN-C2: 3–7, or 2–7 with
-    ``options.allow_two_players``), else ``None``."""
+def player_count_problem(count: int, allow_two: bool) -> tuple[str, dict[str, int]] | None:
+    """``(code, params)`` of the GN-C2 message if ``count`` players cannot play (3–7, or 2–7
+    with ``options.allow_two_players``), else ``None``."""
     low = 2 if allow_two else 3
     if low <= count <= 7:
         return None
-    extra = "" if allow_two else " (2 with options.allow_two_players)"
-    return f"Gnoming A Round is for {low} to 7 players{extra}; {count} given."
+    return ("gnoming.players.count_two" if allow_two else "gnoming.players.count"), {"count": count}
 
 
 def grid_problems(grid: Any, where: str, problems: Problems) -> bool:
@@ -145,19 +144,17 @@ def grid_problems(grid: Any, where: str, problems: Problems) -> bool:
             for row in grid):
         return True
     if not isinstance(grid, list) or len(grid) != SIZE:
-        problems.add("GN-S1", f"A layout is 3 rows of 3 cards; {where} is not 3 rows.", where)
+        problems.flag('GN-S1', "gnoming.sheet.row_count", where, at=where)
         return False
     fine = True
     for r, row in enumerate(grid):
         if not isinstance(row, list) or len(row) != SIZE:
-            problems.add("GN-S1", f"A layout row holds 3 cards; {where}[{r}] does not.",
-                         f"{where}[{r}]")
+            problems.flag('GN-S1', "gnoming.sheet.row_size", f'{where}[{r}]', at=where, r=r)
             fine = False
             continue
         for c, card in enumerate(row):
             if not is_card(card):
-                problems.add("GN-C1", f"{card!r} at {where}[{r}][{c}] is not a card of the deck "
-                             f"(cards: {CARDS_TEXT}).", f"{where}[{r}][{c}]")
+                problems.flag('GN-C1', "gnoming.sheet.not_a_card", f'{where}[{r}][{c}]', entered=repr(card), at=where, r=r, c=c, cards_text=CARDS_TEXT)
                 fine = False
     return fine
 
@@ -170,28 +167,25 @@ def check_round(data: Any, where: str, options: dict[str, Any], problems: Proble
     players.  Returns the players (in the order given) when the layouts were readable.
     """
     if not isinstance(data, dict) or not isinstance(data.get("layouts"), dict):
-        problems.add("GN-S1", f"{where} must be an object with \"layouts\": {{player: 3×3 "
-                     "rows}}.", f"{where}.layouts")
+        problems.flag('GN-S1', "gnoming.sheet.not_object", f'{where}.layouts', at=where)
         return []
     layouts = data["layouts"]
     players = list(layouts)
     count_problem = player_count_problem(len(players), options["allow_two_players"])
     if count_problem:
-        problems.add("GN-C2", count_problem, f"{where}.layouts")
+        problems.flag("GN-C2", count_problem[0], f"{where}.layouts", **count_problem[1])
     readable = True
     for player, grid in layouts.items():
         if not player:
-            problems.add("GN-C2", "A player's name may not be empty.", f"{where}.layouts")
+            problems.flag('GN-C2', "gnoming.sheet.empty_name", f'{where}.layouts')
         readable = grid_problems(grid, f"{where}.layouts.{player}", problems) and readable
     if readable:
-        for sentence in over_deck(card for grid in layouts.values() for row in grid
+        for extra in over_deck(card for grid in layouts.values() for row in grid
                                   for card in row):
-            problems.add("GN-C1", f"The layouts of {where} hold {sentence}.",
-                         f"{where}.layouts")
+            problems.flag('GN-C1', "gnoming.sheet.over_deck", f'{where}.layouts', at=where, **extra)
     went_out = data.get("went_out")
     if went_out is not None and not (isinstance(went_out, str) and went_out in layouts):
-        problems.add("GN-P7", f"went_out {went_out!r} is not one of the players of {where}.",
-                     f"{where}.went_out")
+        problems.flag('GN-P7', "gnoming.sheet.went_out", f'{where}.went_out', went_out=repr(went_out), at=where)
     return players if readable else []
 
 
@@ -200,9 +194,12 @@ def check_game(rounds: Any, options: dict[str, Any]) -> None:
     sheets (GN-C3), each possible (:func:`check_round`), all with the same players."""
     problems = Problems()
     if not isinstance(rounds, list) or len(rounds) != options["rounds"]:
-        got = len(rounds) if isinstance(rounds, list) else "no list of"
-        problems.add("GN-C3", f"A game is {options['rounds']} rounds (options.rounds); {got} "
-                     "rounds given.", "rounds")
+        if isinstance(rounds, list):
+            problems.flag("GN-C3", "gnoming.sheet.round_count", "rounds",
+                          rounds=options["rounds"], got=len(rounds))
+        else:
+            problems.flag("GN-C3", "gnoming.sheet.rounds_not_list", "rounds",
+                          rounds=options["rounds"])
         problems.raise_as(ImpossibleState)
     first: list[str] | None = None
     for i, data in enumerate(rounds):
@@ -210,9 +207,7 @@ def check_game(rounds: Any, options: dict[str, Any]) -> None:
         if players and first is None:
             first = players
         elif players and set(players) != set(first or ()):
-            problems.add("GN-C3", f"Round {i + 1} has players {', '.join(players)} but round 1 "
-                         f"had {', '.join(first or ())}; one game keeps its players.",
-                         f"rounds[{i}].layouts")
+            problems.flag('GN-C3', "gnoming.sheet.players_differ", f'rounds[{i}].layouts', i=i + 1, players=', '.join(players), first=', '.join(first or ()))
     problems.raise_as(ImpossibleState)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from referee.games.base import REFEREE, UNKNOWN, InvalidSetup, Problems, Violation, event
+from referee.games.base import REFEREE, UNKNOWN, InvalidSetup, Problems, event, violation
 from referee.games.common.shuffle import shuffled
 from referee.games.gnoming.cards import (
     DECK, DECK_COUNTS, DECK_SIZE, HAZARD, SIZE, is_card, over_deck)
@@ -31,19 +31,18 @@ def check_players(players: Any, options: dict[str, Any]) -> None:
     number GN-C2 allows and ``options.first_player`` (GN-S3) is one of them."""
     problems = Problems()
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        problems.add("GN-C2", "players must be a list of non-empty names.", "players")
+        problems.flag('GN-C2', "gnoming.setup.players_not_list", 'players')
         problems.raise_as(InvalidSetup)
     if len(set(players)) != len(players):
-        problems.add("GN-C2", "Each player may sit only once.", "players")
+        problems.flag('GN-C2', "gnoming.setup.players_twice", 'players')
     if REFEREE in players:
-        problems.add("GN-C2", f"{REFEREE!r} is reserved for the referee view.", "players")
+        problems.flag('GN-C2', "gnoming.setup.referee_name", 'players', referee=repr(REFEREE))
     count_problem = player_count_problem(len(players), options["allow_two_players"])
     if count_problem:
-        problems.add("GN-C2", count_problem, "players")
+        problems.flag("GN-C2", count_problem[0], "players", **count_problem[1])
     first = options["first_player"]
     if first is not None and first not in players:
-        problems.add("GN-S3", f"options.first_player {first!r} is not one of the players.",
-                     "options.first_player")
+        problems.flag('GN-S3', "gnoming.setup.first_player", 'options.first_player', first=repr(first))
     problems.raise_as(InvalidSetup)
 
 
@@ -71,13 +70,10 @@ def new_game(body: dict[str, Any], options: dict[str, Any], seed: int | str) -> 
     check_players(players, options)
     mode = body.get("mode", "digital")
     if mode not in ("digital", "table"):
-        raise InvalidSetup(Violation("GN-X1", f"mode must be digital or table, not {mode!r}.",
-                                     "mode"))
+        raise InvalidSetup(violation('GN-X1', "gnoming.setup.bad_mode", 'mode', mode=repr(mode)))
     deal = body.get("deal")
     if deal is not None and mode != "digital":
-        raise InvalidSetup(Violation("GN-X1", "An entered deal names every card, so it is "
-                                     "digital mode; table mode starts with unknown cards.",
-                                     "deal"))
+        raise InvalidSetup(violation('GN-X1', "gnoming.setup.deal_in_table_mode", 'deal'))
     state = {"game": "gnoming", "mode": mode, "players": list(players), "options": options,
              "seed": seed, "round": 0, "history": []}
     if deal is not None:
@@ -140,14 +136,12 @@ def entered_deal(deal: Any, players: list[str]) -> dict[str, Any]:
     :class:`InvalidSetup` naming every field that is wrong."""
     problems = Problems()
     if not isinstance(deal, dict):
-        problems.add("GN-S1", "deal must be an object with layouts, discard_piles and draw_pile.",
-                     "deal")
+        problems.flag('GN-S1', "gnoming.setup.deal_not_object", 'deal')
         problems.raise_as(InvalidSetup)
     layouts = deal.get("layouts")
     cards: list[str] = []
     if not isinstance(layouts, dict) or set(layouts) != set(players):
-        problems.add("GN-S1", "deal.layouts must hold one 3×3 layout for each player: "
-                     f"{', '.join(players)}.", "deal.layouts")
+        problems.flag('GN-S1', "gnoming.setup.deal_layouts", 'deal.layouts', players=', '.join(players))
     else:
         for p in players:
             if grid_problems(layouts[p], f"deal.layouts.{p}", problems):
@@ -155,24 +149,20 @@ def entered_deal(deal: Any, players: list[str]) -> dict[str, Any]:
     piles = deal.get("discard_piles")
     if not (isinstance(piles, list) and len(piles) == 2
             and all(isinstance(pile, list) and len(pile) == 1 for pile in piles)):
-        problems.add("GN-S1", "deal.discard_piles must be two piles of one card each.",
-                     "deal.discard_piles")
+        problems.flag('GN-S1', "gnoming.setup.deal_discard_piles", 'deal.discard_piles')
     else:
         for i, (card,) in enumerate(piles):
             if card == HAZARD:
-                problems.add("GN-S4", "A Hazard turned up to start a discard pile leaves play "
-                             "(put it in deal.removed).", f"deal.discard_piles[{i}][0]")
+                problems.flag('GN-S4', "gnoming.setup.hazard_on_pile", f'deal.discard_piles[{i}][0]')
             cards += _cards_of([card], f"deal.discard_piles[{i}]", problems)
     draw = deal.get("draw_pile")
     if not isinstance(draw, list):
-        problems.add("GN-S1", "deal.draw_pile must be a list of cards, top first.",
-                     "deal.draw_pile")
+        problems.flag('GN-S1', "gnoming.setup.deal_draw_pile", 'deal.draw_pile')
     else:
         cards += _cards_of(draw, "deal.draw_pile", problems)
     removed = deal.get("removed", [])
     if not isinstance(removed, list) or any(card != HAZARD for card in removed):
-        problems.add("GN-S4", "deal.removed may hold only Hazards (\"H\") set aside when "
-                     "starting the discard piles.", "deal.removed")
+        problems.flag('GN-S4', "gnoming.setup.deal_removed", 'deal.removed')
     else:
         cards += removed
     if not problems:
@@ -185,17 +175,16 @@ def _cards_of(cards: list[Any], where: str, problems: Problems) -> list[str]:
     """The valid card names of ``cards``; a GN-C1 problem for each other entry."""
     for i, card in enumerate(cards):
         if not is_card(card):
-            problems.add("GN-C1", f"{card!r} at {where}[{i}] is not a card of the deck.",
-                         f"{where}[{i}]")
+            problems.flag('GN-C1', "gnoming.setup.not_a_card", f'{where}[{i}]', entered=repr(card), at=where, i=i)
     return [card for card in cards if is_card(card)]
 
 
 def _deck_problems(cards: list[str], problems: Problems) -> None:
     """GN-C1: the deal must be exactly the 110-card deck."""
-    for sentence in over_deck(cards):
-        problems.add("GN-C1", f"The deal holds {sentence}.", "deal")
+    for extra in over_deck(cards):
+        problems.flag('GN-C1', "gnoming.setup.deal_over_deck", 'deal', **extra)
     counts = Counter(cards)
     missing = {card: n - counts[card] for card, n in DECK_COUNTS.items() if counts[card] < n}
     if missing:
         listed = ", ".join(f"{n}×{card!r}" for card, n in missing.items())
-        problems.add("GN-C1", f"The deal must use all 110 cards; missing {listed}.", "deal")
+        problems.flag('GN-C1', "gnoming.setup.deal_missing", 'deal', listed=listed)

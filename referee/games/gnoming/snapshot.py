@@ -52,7 +52,7 @@ def check_snapshot(state: Any, resolve_options: Callable[[Any], dict]) -> None:
     a phase its fields contradict...).  ``resolve_options`` is the engine's option check."""
     problems = Problems()
     if not isinstance(state, dict):
-        problems.add("GN-S1", "The state must be an object.", "state")
+        problems.flag('GN-S1', "gnoming.snapshot.not_object", 'state')
         problems.raise_as(ImpossibleState)
     _check_header(state, resolve_options, problems)
     problems.raise_as(ImpossibleState)
@@ -67,19 +67,19 @@ def check_snapshot(state: Any, resolve_options: Callable[[Any], dict]) -> None:
 def _check_header(state: dict, resolve_options: Callable, problems: Problems) -> None:
     """Types of the top-level fields, players, options, round and starter."""
     for key in sorted(set(STATE_KEYS) ^ set(state), key=str):
-        problems.add("GN-S1", f"state.{key} is {'missing' if key in STATE_KEYS else 'unknown'}.",
-                     f"state.{key}")
+        code = "gnoming.snapshot.field_missing" if key in STATE_KEYS else "gnoming.snapshot.field_unknown"
+        problems.flag("GN-S1", code, f"state.{key}", key=key)
     if state.get("game") != "gnoming":
-        problems.add("GN-S1", "state.game must be \"gnoming\".", "state.game")
+        problems.flag('GN-S1', "gnoming.snapshot.game", 'state.game')
     if state.get("mode") not in MODES:
-        problems.add("GN-X1", "state.mode must be \"digital\" or \"table\".", "state.mode")
+        problems.flag('GN-X1', "gnoming.snapshot.mode", 'state.mode')
     players = state.get("players")
     if (not isinstance(players, list) or not all(isinstance(p, str) and p for p in players)
             or len(set(players)) != len(players)):
-        problems.add("GN-C2", "state.players must be a list of distinct names.", "state.players")
+        problems.flag('GN-C2', "gnoming.snapshot.players", 'state.players')
         return
     if not isinstance(state.get("options"), dict):
-        problems.add("GN-C3", "state.options must be an object.", "state.options")
+        problems.flag('GN-C3', "gnoming.snapshot.options", 'state.options')
         return
     try:
         options = resolve_options(state["options"])
@@ -88,34 +88,32 @@ def _check_header(state: dict, resolve_options: Callable, problems: Problems) ->
                            for v in exc.violations]
         return
     if set(state["options"]) != set(options):
-        problems.add("GN-C3", "state.options must hold every option.", "state.options")
+        problems.flag('GN-C3', "gnoming.snapshot.options_keys", 'state.options')
         return
     count = player_count_problem(len(players), options["allow_two_players"])
     if count:
-        problems.add("GN-C2", count, "state.players")
+        problems.flag("GN-C2", count[0], "state.players", **count[1])
         return
     seed = state.get("seed")
     if not (isinstance(seed, str) or _is_int(seed) and seed >= 0):
-        problems.add("GN-S1", "state.seed must be an integer ≥ 0 or a string.", "state.seed")
+        problems.flag('GN-S1', "gnoming.snapshot.seed", 'state.seed')
     rnd = state.get("round")
     if not _is_int(rnd) or not 1 <= rnd <= options["rounds"]:
-        problems.add("GN-C3", f"state.round must be 1 to {options['rounds']}.", "state.round")
+        problems.flag('GN-C3', "gnoming.snapshot.round", 'state.round', rounds=options['rounds'])
     elif options["first_player"] is not None and options["first_player"] not in players:
-        problems.add("GN-S3", "options.first_player is not a player.", "state.options")
+        problems.flag('GN-S3', "gnoming.snapshot.first_player", 'state.options')
     elif state.get("starter") != round_starter(players, options, rnd):
-        problems.add("GN-S3", f"Round {rnd} is started by "
-                     f"{round_starter(players, options, rnd)}, not {state.get('starter')!r}.",
-                     "state.starter")
+        problems.flag('GN-S3', "gnoming.snapshot.starter", 'state.starter', rnd=rnd, expected=round_starter(players, options, rnd), starter=repr(state.get('starter')))
     if state.get("phase") not in PHASES:
-        problems.add("GN-T1", f"state.phase must be one of {', '.join(PHASES)}.", "state.phase")
+        problems.flag('GN-T1', "gnoming.snapshot.phase", 'state.phase', phases=', '.join(PHASES))
     for key, kind in (("layouts", dict), ("draw_pile", list), ("discard_piles", list),
                       ("removed", list), ("flips_due", dict), ("turn", dict),
                       ("final_turns", list), ("history", list)):
         if not isinstance(state.get(key), kind):
-            what = "an object" if kind is dict else "a list"
-            problems.add("GN-S1", f"state.{key} must be {what}.", f"state.{key}")
+            code = "gnoming.snapshot.not_an_object" if kind is dict else "gnoming.snapshot.not_a_list"
+            problems.flag("GN-S1", code, f"state.{key}", key=key)
     if not _is_int(state.get("reshuffles")) or state["reshuffles"] < 0:
-        problems.add("GN-D5", "state.reshuffles must be an integer ≥ 0.", "state.reshuffles")
+        problems.flag('GN-D5', "gnoming.snapshot.reshuffles", 'state.reshuffles')
 
 
 def _check_cards(state: dict, problems: Problems) -> None:
@@ -123,14 +121,14 @@ def _check_cards(state: dict, problems: Problems) -> None:
     players, table = state["players"], state["mode"] == "table"
     layouts = state["layouts"]
     if set(layouts) != set(players):
-        problems.add("GN-S1", "state.layouts must hold one layout per player.", "state.layouts")
+        problems.flag('GN-S1', "gnoming.snapshot.layouts", 'state.layouts')
         return
     cards: list[str] = []
     for p in players:
         grid, where = layouts[p], f"state.layouts.{p}"
         if not (isinstance(grid, list) and len(grid) == SIZE
                 and all(isinstance(row, list) and len(row) == SIZE for row in grid)):
-            problems.add("GN-S1", f"{where} must be 3 rows of 3 cards.", where)
+            problems.flag('GN-S1', "gnoming.snapshot.layout_shape", where, at=where)
             continue
         valid = TABLE_CELLS if table else DIGITAL_CELLS
         for r, c in POSITIONS:
@@ -141,54 +139,51 @@ def _check_cards(state: dict, problems: Problems) -> None:
                 continue
             problem = _cell_problem(cell, table)
             at = f"{where}[{r}][{c}]"
-            problems.add(problem[0], f"{at}: {problem[1]}", at)
+            problems.flag(problem[0], problem[1], at, at=at, **problem[2])
     cards += _card_list(state["draw_pile"], "state.draw_pile", table, problems)
     piles = state["discard_piles"]
     if len(piles) != 2 or not all(isinstance(pile, list) for pile in piles):
-        problems.add("GN-S1", "state.discard_piles must be two lists.", "state.discard_piles")
+        problems.flag('GN-S1', "gnoming.snapshot.discard_piles", 'state.discard_piles')
     else:
         for i, pile in enumerate(piles):
             cards += _card_list(pile, f"state.discard_piles[{i}]", False, problems)
             if HAZARD in pile:
-                problems.add("GN-D2", "A Hazard never lies on a discard pile.",
-                             f"state.discard_piles[{i}]")
+                problems.flag('GN-D2', "gnoming.snapshot.hazard_on_pile", f'state.discard_piles[{i}]')
     if any(card != HAZARD for card in state["removed"]):
-        problems.add("GN-D2", "Only Hazards leave play.", "state.removed")
+        problems.flag('GN-D2', "gnoming.snapshot.removed", 'state.removed')
     cards += [card for card in state["removed"] if card == HAZARD]
     holding = state["turn"].get("holding")
     if holding is not None:
         cards += _card_list([holding], "state.turn.holding", False, problems)
     if problems:
         return
-    for sentence in over_deck(cards):
-        problems.add("GN-C1", f"The round holds {sentence}.", "state")
+    for extra in over_deck(cards):
+        problems.flag('GN-C1', "gnoming.snapshot.over_deck", 'state', **extra)
     if len(cards) != DECK_SIZE:
-        problems.add("GN-C1", f"The round accounts for {len(cards)} cards, not the "
-                     f"{DECK_SIZE} of the deck (layouts, draw pile, discard piles, removed "
-                     "Hazards and the card in hand).", "state")
+        problems.flag('GN-C1', "gnoming.snapshot.card_total", 'state', count=len(cards), deck_size=DECK_SIZE)
     options = {**state["options"]}
     for i, record in enumerate(state["history"]):
         where = f"state.history[{i}]"
         if not isinstance(record, dict) or set(record) != {"layouts", "went_out"}:
-            problems.add("GN-C3", f"{where} must be {{\"layouts\", \"went_out\"}}.", where)
+            problems.flag('GN-C3', "gnoming.snapshot.history_round", where, at=where)
             continue
         got = check_round(record, where, options, problems)
         if got and set(got) != set(players):
-            problems.add("GN-C3", f"{where} has other players than the game.", where)
+            problems.flag('GN-C3', "gnoming.snapshot.history_players", where, at=where)
 
 
-def _cell_problem(cell: Any, table: bool) -> tuple[str, str]:
-    """``(rule, sentence)`` saying why a layout cell is not ``{"card", "up"}`` with a card that
+def _cell_problem(cell: Any, table: bool) -> tuple[str, str, dict[str, str]]:
+    """``(rule, code, params)`` of the message saying why a layout cell is not ``{"card", "up"}`` with a card that
     may lie there (``"unknown"`` only face down in table mode, where every face-down card is)."""
     if not (type(cell) is dict and len(cell) == 2 and "card" in cell and "up" in cell
             and type(cell["up"]) is bool):
-        return ("GN-S1", "a layout card must be {\"card\", \"up\"}.")
+        return ("GN-S1", "gnoming.snapshot.cell.shape", {})
     card = cell["card"]
     if card == UNKNOWN:
-        return ("GN-X1", "only a face-down card in table mode is unknown.")
+        return ("GN-X1", "gnoming.snapshot.cell.unknown", {})
     if not is_card(card):
-        return ("GN-C1", f"{card!r} is not a card of the deck.")
-    return ("GN-X1", "in table mode a face-down card is unknown.")
+        return ("GN-C1", "gnoming.snapshot.cell.not_a_card", {"entered": repr(card)})
+    return ("GN-X1", "gnoming.snapshot.cell.known", {})
 
 
 def _card_list(cards: list, where: str, unknown_ok: bool, problems: Problems) -> list[str]:
@@ -198,8 +193,7 @@ def _card_list(cards: list, where: str, unknown_ok: bool, problems: Problems) ->
     if len(good) != len(cards):
         for i, card in enumerate(cards):
             if not (type(card) is str and card in allowed):
-                problems.add("GN-C1", f"{where}[{i}]: {card!r} is not a card of the deck.",
-                             f"{where}[{i}]")
+                problems.flag('GN-C1', "gnoming.snapshot.not_a_card", f'{where}[{i}]', at=where, i=i, entered=repr(card))
     return good
 
 
@@ -207,34 +201,29 @@ def _check_turn(state: dict, problems: Problems) -> None:
     """Types of ``turn``, ``flips_due``, ``went_out``, ``final_turns``."""
     players, turn = state["players"], state["turn"]
     if set(turn) != set(TURN_KEYS):
-        problems.add("GN-T1", f"state.turn must hold {', '.join(TURN_KEYS)}.", "state.turn")
+        problems.flag('GN-T1', "gnoming.snapshot.turn_keys", 'state.turn', turn_keys=', '.join(TURN_KEYS))
         return
     if turn["player"] not in players:
-        problems.add("GN-S3", "state.turn.player is not a player.", "state.turn.player")
+        problems.flag('GN-S3', "gnoming.snapshot.turn_player", 'state.turn.player')
     if turn["source"] not in (None, "draw_pile", "discard") or turn["pile"] not in (None, 0, 1) \
             or isinstance(turn["pile"], bool):
-        problems.add("GN-T1", "state.turn.source/pile are not a draw source.", "state.turn")
+        problems.flag('GN-T1', "gnoming.snapshot.turn_source", 'state.turn')
     if not isinstance(turn["filled"], list) or not all(is_position(p) for p in turn["filled"]) \
             or len({tuple(p) for p in turn["filled"]}) != len(turn["filled"]):
-        problems.add("GN-B1", "state.turn.filled must be distinct positions.",
-                     "state.turn.filled")
+        problems.flag('GN-B1', "gnoming.snapshot.filled", 'state.turn.filled')
     if not isinstance(turn["replaced_face_down"], bool):
-        problems.add("GN-B1", "state.turn.replaced_face_down must be a boolean.",
-                     "state.turn.replaced_face_down")
+        problems.flag('GN-B1', "gnoming.snapshot.replaced_face_down", 'state.turn.replaced_face_down')
     if not _is_int(turn["mulligans_at_start"]) or not 0 <= turn["mulligans_at_start"] <= 3:
-        problems.add("GN-M1", "state.turn.mulligans_at_start must be 0 to 3.",
-                     "state.turn.mulligans_at_start")
+        problems.flag('GN-M1', "gnoming.snapshot.mulligans_at_start", 'state.turn.mulligans_at_start')
     due = state["flips_due"]
     if set(due) != set(players) or not all(_is_int(n) and 0 <= n <= 2 for n in due.values()):
-        problems.add("GN-S2", "state.flips_due must give 0 to 2 for every player.",
-                     "state.flips_due")
+        problems.flag('GN-S2', "gnoming.snapshot.flips_due", 'state.flips_due')
     went_out, final = state.get("went_out"), state["final_turns"]
     if went_out is not None and went_out not in players:
-        problems.add("GN-E1", "state.went_out is not a player.", "state.went_out")
+        problems.flag('GN-E1', "gnoming.snapshot.went_out", 'state.went_out')
     if not all(isinstance(p, str) and p in players and p != went_out for p in final) \
             or len(set(final)) != len(final) or (final and went_out is None):
-        problems.add("GN-E1", "state.final_turns must be other players than the one who went "
-                     "out, each once.", "state.final_turns")
+        problems.flag('GN-E1', "gnoming.snapshot.final_turns", 'state.final_turns')
 
 
 def _check_phase(state: dict, problems: Problems) -> None:
@@ -247,57 +236,48 @@ def _check_phase(state: dict, problems: Problems) -> None:
     history_len = len(state["history"])
     expected = state["round"] if phase == "over" else state["round"] - 1
     if history_len != expected:
-        problems.add("GN-C3", f"state.history must hold the {expected} finished rounds.",
-                     "state.history")
+        problems.flag('GN-C3', "gnoming.snapshot.history_length", 'state.history', expected=expected)
     holding = turn["holding"]
     if (holding is None) == (phase in HOLDING_PHASES):
-        held = "a card is" if phase in HOLDING_PHASES else "no card is"
-        problems.add("GN-T1", f"In phase {phase} {held} held.", "state.turn.holding")
+        code = "gnoming.snapshot.holding_none" if holding is None else "gnoming.snapshot.holding_card"
+        problems.flag("GN-T1", code, "state.turn.holding", phase=phase)
     if phase == "play" and turn["filled"] or phase in ("bounce", "discard") and not turn["filled"]:
-        problems.add("GN-B1", f"state.turn.filled does not fit phase {phase}.", "state.turn.filled")
+        problems.flag('GN-B1', "gnoming.snapshot.filled_phase", 'state.turn.filled', phase=phase)
     if phase in ("restart",) and (not table or all(piles)):
-        problems.add("GN-D4", "Phase restart is for an empty pile in table mode.", "state.phase")
+        problems.flag('GN-D4', "gnoming.snapshot.restart_phase", 'state.phase')
     if phase in ("draw", "hazard") and not all(piles):
-        problems.add("GN-D4", "An empty discard pile is restarted at the end of the turn.",
-                     "state.discard_piles")
+        problems.flag('GN-D4', "gnoming.snapshot.empty_pile", 'state.discard_piles')
     if phase == "setup":
         if state["went_out"] is not None or turn["player"] != state["starter"]:
-            problems.add("GN-S2", "Before play nobody has gone out and the starter is to move.",
-                         "state.turn")
+            problems.flag('GN-S2', "gnoming.snapshot.setup_turn", 'state.turn')
         for p in players:
             if up[p] != 2 - due[p]:
-                problems.add("GN-S2", f"{p} has {up[p]} face-up cards but owes {due[p]} of the "
-                             "two setup flips.", f"state.layouts.{p}")
+                problems.flag('GN-S2', "gnoming.snapshot.setup_flips_owed", f'state.layouts.{p}', player=p, up=up[p], due=due[p])
         if not table and not all(piles):
-            problems.add("GN-S1", "A digital round starts with two discard piles.",
-                         "state.discard_piles")
+            problems.flag('GN-S1', "gnoming.snapshot.setup_piles", 'state.discard_piles')
         return
     for p in players:
         if up[p] < 2:
-            problems.add("GN-S2", f"{p} has only {up[p]} face-up cards after the setup flips.",
-                         f"state.layouts.{p}")
+            problems.flag('GN-S2', "gnoming.snapshot.setup_flips_done", f'state.layouts.{p}', player=p, up=up[p])
     if phase == "hazard":
         if not any(due.values()) or any(n > 1 or n and down[p] < 2 for p, n in due.items()):
-            problems.add("GN-D1", "A Hazard makes each other player owe one flip (GN-D3: not "
-                         "their last face-down card).", "state.flips_due")
+            problems.flag('GN-D1', "gnoming.snapshot.hazard_flips", 'state.flips_due')
     elif any(due.values()) and phase != "restart":
-        problems.add("GN-D1", f"No flip is owed in phase {phase}.", "state.flips_due")
+        problems.flag('GN-D1', "gnoming.snapshot.flips_not_owed", 'state.flips_due', phase=phase)
     went_out = state["went_out"]
     if went_out is not None and down[went_out]:
-        problems.add("GN-E1", f"{went_out} went out but has face-down cards.", "state.went_out")
+        problems.flag('GN-E1', "gnoming.snapshot.went_out_face_down", 'state.went_out', went_out=went_out)
     if went_out is not None and phase == "draw" and (
             turn["player"] == went_out or state["final_turns"][:1] != [turn["player"]]):
-        problems.add("GN-E1", f"After {went_out} went out, the players take their last turns "
-                     "in order (state.final_turns).", "state.turn.player")
+        problems.flag('GN-E1', "gnoming.snapshot.final_turns_order", 'state.turn.player', went_out=went_out)
     if went_out is None and phase not in ("reveal", "over"):
         # GN-E1 is noted at the end of the turn: only the turn's player, mid-turn, may be out
         mid_turn = {turn["player"]} if phase in HOLDING_PHASES + ("restart",) else set()
         if {p for p in players if not down[p]} - mid_turn:
-            problems.add("GN-E1", "A player has no face-down card but nobody went out.",
-                         "state.went_out")
+            problems.flag('GN-E1', "gnoming.snapshot.out_unnoticed", 'state.went_out')
     if phase == "reveal" and (not table or not any(down.values())):
-        problems.add("GN-E2", "Phase reveal is for face-down cards in table mode.", "state.phase")
+        problems.flag('GN-E2', "gnoming.snapshot.reveal_phase", 'state.phase')
     if phase == "over" and any(down.values()):
-        problems.add("GN-E2", "At the end of the game every card is face up.", "state.layouts")
+        problems.flag('GN-E2', "gnoming.snapshot.over_face_down", 'state.layouts')
     if phase == "bounce" and not is_positive(holding):
-        problems.add("GN-B1", "Only a positive card bounces.", "state.turn.holding")
+        problems.flag('GN-B1', "gnoming.snapshot.bounce_not_positive", 'state.turn.holding')

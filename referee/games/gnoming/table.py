@@ -46,17 +46,17 @@ def possible_from_draw_pile(state: dict[str, Any]) -> list[str]:
     return [card for card in DECK_COUNTS if card in known | options]
 
 
-def entered_card_problem(state: dict[str, Any], card: str, place: str) -> str | None:
-    """A sentence when ``card`` cannot be the card turned up at ``place`` (``"face_down"``: an
+def entered_card_problem(state: dict[str, Any], card: str, place: str
+                         ) -> tuple[str, dict[str, Any]] | None:
+    """``(code, params)`` of the message when ``card`` cannot be the card turned up at ``place`` (``"face_down"``: an
     unknown layout card; ``"draw_pile"``: the top of the draw pile), else ``None`` (GN-X1)."""
     if place == "draw_pile":
         possible = possible_from_draw_pile(state)
         if card in possible:
             return None
         if UNKNOWN not in (state["draw_pile"] or reshuffle_source(state)):
-            return (f"The draw pile was reshuffled from the discard piles (GN-D5) and holds only "
-                    f"{', '.join(possible) or 'no card'}; {card!r} is not among them.")
+            return ("gnoming.table.not_in_reshuffle",
+                    {"possible": ", ".join(possible) or "no card", "entered": repr(card)})
     elif card in unseen(state):
         return None
-    return (f"{card!r} cannot be turned up: the deck holds {DECK_COUNTS[card]} and all are "
-            "already seen this round.")
+    return ("gnoming.table.all_seen", {"entered": repr(card), "copies": DECK_COUNTS[card]})
