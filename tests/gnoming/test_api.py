@@ -156,3 +156,25 @@ def test_gn_c2_an_unknown_player_is_a_violation_not_an_error(client):
     assert verdict == {"legal": False, "violations": [{
         "rule": "GN-C2", "title": "Players", "field": "action.player",
         "code": "gnoming.action.not_a_player", "message": "'zed' is not a player of this game (ana, ben, cy)."}], "violation_count": 1}
+
+
+def test_gn_s2_an_illegal_action_answers_burmese_with_the_same_rule_and_code(client):
+    """Issue 13: a draw during the GN-S2 setup flips is refused in the reader's language; the
+    rule, code and field do not depend on the language; the action term is translated too."""
+    state = deal_setup(client)
+    body = {"state": state, "action": {"type": "draw", "player": "ana", "source": "draw_pile"}}
+    answers = {}
+    for lang in ("en", "my"):
+        response = client.post("/v1/games/gnoming/validate", json=body,
+                               headers={"Accept-Language": lang})
+        assert response.status_code == 200 and response.headers["Content-Language"] == lang
+        answers[lang] = response.get_json()["violations"]
+    en, my = answers["en"], answers["my"]
+    assert [(v["rule"], v["code"]) for v in en] == [("GN-S2", "gnoming.turn.waits.setup")]
+    assert [(v["rule"], v["code"], v.get("field")) for v in my] == \
+        [(v["rule"], v["code"], v.get("field")) for v in en]
+    assert en[0]["message"] == ("ana cannot draw now: the game waits for the players turning "
+                                "up their two cards before play.")
+    assert my[0]["message"].startswith("ana ယခု ဆွဲ၍ မရပါ")
+    assert all("\u1000" <= ch <= "\u109f" for ch in my[0]["message"] if ch.isalpha()
+               and ch not in "ana")
