@@ -192,10 +192,14 @@ def test_gn_d1_d2_a_discarded_hazard_leaves_play_and_the_others_each_turn_up_a_c
     assert state["phase"] == "hazard" and ENGINE.to_move(state) == ["ben", "cy"]
     assert {"type": "hazard", "rule": "GN-D1", "players": ["ben", "cy"]} in events
     assert broken(state, type="flip", player="ana", position=[1, 1]) == {"GN-D1"}
+    discarder, = ENGINE.violations(state, {"type": "flip", "player": "ana", "position": [1, 1]})
+    assert discarder.code == "gnoming.flip.hazard_discarder"
     # the next turn waits for the flips (GN-D1)
     assert broken(state, type="draw", player="ben", source="draw_pile") == {"GN-D1"}
     state = act(state, type="flip", player="cy", position=[2, 2])  # any order
     assert broken(state, type="flip", player="cy", position=[2, 1]) == {"GN-D1"}
+    again, = ENGINE.violations(state, {"type": "flip", "player": "cy", "position": [2, 1]})
+    assert again.message == "cy has already turned up a card for this Hazard."
     state = act(state, type="flip", player="ben", position=[1, 0])
     assert state["phase"] == "draw" and state["turn"]["player"] == "ben"
     assert cards(state, "cy")[2][2] == "-3" and face_up(state, "cy")[2][2]
@@ -222,6 +226,10 @@ def test_gn_d3_a_hazard_never_turns_up_a_players_last_face_down_card():
     state = act(state, type="discard", player="ana")
     assert state["flips_due"] == {"ana": 0, "ben": 0, "cy": 1}
     assert ENGINE.to_move(state) == ["cy"]
+    # ben's refusal names GN-D3 (the rule that spares his last card), not the generic GN-D1
+    refusal, = ENGINE.violations(state, {"type": "flip", "player": "ben", "position": [2, 2]})
+    assert (refusal.rule, refusal.code) == ("GN-D3", "gnoming.flip.hazard_last_card")
+    assert refusal.message == "A Hazard never makes ben turn up their last face-down card."
 
 
 # --- empty piles ----------------------------------------------------------------------------

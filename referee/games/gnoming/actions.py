@@ -128,6 +128,21 @@ def _not_now(state: dict[str, Any], player: str, doing: str) -> Violation:
                      turn_player=turn_player)
 
 
+def _no_flip_owed(state: dict[str, Any], player: str, rule: str) -> Violation:
+    """The most specific rule a flip owed by nobody breaks: GN-S2 (the two setup cards are
+    turned up), GN-D1 (the Hazard's discarder turns up nothing; one card per Hazard), GN-D3
+    (never the last face-down card)."""
+    if rule == "GN-S2":
+        return violation("GN-S2", "gnoming.flip.setup_done", "action.player", player=player)
+    if player == state["turn"]["player"]:
+        return violation("GN-D1", "gnoming.flip.hazard_discarder", "action.player",
+                         player=player)
+    if face_down_count(state["layouts"][player]) <= 1:
+        return violation("GN-D3", "gnoming.flip.hazard_last_card", "action.player",
+                         player=player)
+    return violation("GN-D1", "gnoming.flip.hazard_done", "action.player", player=player)
+
+
 def _check_flip(state: dict[str, Any], action: dict) -> list[Violation]:
     """GN-S2 (two cards before play), GN-D1/GN-D3 (one card for a Hazard), GN-E2 (table mode:
     every face-down card at the end of the round)."""
@@ -137,8 +152,7 @@ def _check_flip(state: dict[str, Any], action: dict) -> list[Violation]:
         return [_not_now(state, player, "flip")]
     grid = state["layouts"][player]
     if phase != "reveal" and state["flips_due"][player] == 0:
-        code = {"GN-S2": "gnoming.flip.setup_done", "GN-D1": "gnoming.flip.hazard_exempt"}[rule]
-        return [violation(rule, code, "action.player", player=player)]
+        return [_no_flip_owed(state, player, rule)]
     if phase == "reveal" and not face_down_count(grid):
         return [violation(rule, "gnoming.flip.none_face_down", 'action.player', player=player)]
     r, c = action["position"]
