@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import UNKNOWN, Violation, event
+from referee.games.base import UNKNOWN, Violation, event, violation
 from referee.games.spy.cards import BOMB, CARD_TYPE, TOP_SECRET_2, base_cards, movement_table
 from referee.games.spy.knowledge import (ANSWERS, CARD_ANSWERS, answer_allows, exposure_target,
                                          narrowed, stays_consistent)
@@ -58,69 +58,71 @@ def answer_violations(state: dict[str, Any], defender: str, position: int, answe
     the defender's cards still fits every answer so far and every entered card.
     """
     if answer not in ANSWERS:
-        return [Violation("SPY-R2", f"answer must be one of {', '.join(ANSWERS)}, "
-                          f"not {answer!r}.", "action.answer")]
+        return [violation("SPY-R2", "spy.answer.unknown", "action.answer",
+                          choices=", ".join(ANSWERS), given=repr(answer))]
     base = state["bases"][defender]
     deck = base_cards(len(state["players"]))
-    where = f"{defender}'s c{position}"
     if answer in CARD_ANSWERS and card not in deck:
-        return [Violation(ANSWER_RULE[answer], f"The answer {answer!r} names the card shown, "
-                          f"one of {', '.join(deck)}, not {card!r}.", "action.card")]
+        return [violation(ANSWER_RULE[answer], "spy.answer.card_missing", "action.card",
+                          answer=repr(answer), choices=", ".join(deck), given=repr(card))]
     if answer not in CARD_ANSWERS and card is not None:
-        return [Violation(ANSWER_RULE[answer], f"The answer {answer!r} shows no card; "
-                          "give card only with exposed or lit_bomb.", "action.card")]
-    status = _status_violation(base, position, answer, where)
+        return [violation(ANSWER_RULE[answer], "spy.answer.card_extra", "action.card",
+                          answer=repr(answer))]
+    status = _status_violation(base, position, answer, defender)
     if status:
         return [status]
     target = exposure_target(base)
     if answer == "exposed" and CARD_TYPE[card] == BOMB:
-        return [Violation("SPY-R3", f"Only Safes and Top Secrets are exposed; a bomb answers "
-                          f"tsss or lit_bomb, not exposed {card}.", "action.card")]
+        return [violation("SPY-R3", "spy.answer.bomb_exposed", "action.card", card=card)]
+    if answer == "exposed" and target is None:
+        return [violation("SPY-R1", "spy.answer.all_exposed", "action.card",
+                          defender=defender, card=card)]
     if answer == "exposed" and card != target:
-        return [Violation("SPY-R1", f"Exposure out of order: {defender}'s exposure target is "
-                          f"{target or 'none (all four exposed)'}, so {card} cannot be exposed.",
-                          "action.card")]
+        # ``cards`` (one card) names the target: a second card parameter rendered as a term
+        return [violation("SPY-R1", "spy.answer.out_of_order", "action.card",
+                          defender=defender, cards=[target], card=card)]
     if answer in CARD_ANSWERS:
         declared = base["declared"][position]
         number = movement_table(state["mode"], state["options"].get("card_moves")).get(card)
         if declared is not None and number is not None and number != declared:
-            return [Violation("SPY-C3", f"{defender} declared a move of {declared} from {where}, "
-                              f"but {card} moves {number} (SPY-M1).", "action.card")]
+            return [violation("SPY-C3", "spy.answer.declared_number", "action.card",
+                              player=defender, position=position, declared=declared,
+                              card=card, number=number)]
     allowed = answer_allows(answer, target, card)
     if not stays_consistent(base, position, allowed, deck):
-        return [Violation(ANSWER_RULE[answer], _contradiction(base, position, allowed, answer,
-                                                              where), "action.answer")]
+        return [_contradiction(base, position, allowed, answer, defender)]
     return []
 
 
 def _status_violation(base: dict[str, Any], position: int, answer: str,
-                      where: str) -> Violation | None:
+                      defender: str) -> Violation | None:
     exposed, lit = position in base["exposed"], position in base["lit"]
+    where = {"player": defender, "position": position}
     if exposed and answer != "already_exposed":
-        return Violation("SPY-R6", f"{where} is already exposed ({base['cards'][position]}): the "
-                         "answer is already_exposed.", "action.answer")
+        return violation("SPY-R6", "spy.answer.already_exposed", "action.answer",
+                         card=base["cards"][position], **where)
     if not exposed and answer == "already_exposed":
-        return Violation("SPY-R6", f"{where} is not exposed.", "action.answer")
+        return violation("SPY-R6", "spy.answer.not_exposed", "action.answer", **where)
     if lit and answer != "lit_bomb":
-        return Violation("SPY-R5", f"{where} is a lit bomb: the answer is lit_bomb, showing it.",
-                         "action.answer")
+        return violation("SPY-R5", "spy.answer.lit", "action.answer", **where)
     if not lit and answer == "lit_bomb":
-        return Violation("SPY-R5", f"{where} holds no lit bomb (an unlit bomb answers tsss, "
-                         "SPY-R4).", "action.answer")
+        return violation("SPY-R5", "spy.answer.not_lit", "action.answer", **where)
     return None
 
 
 def _contradiction(base: dict[str, Any], position: int, allowed: set[str], answer: str,
-                   where: str) -> str:
+                   defender: str) -> Violation:
+    """The violation of an answer no arrangement of the defender's base fits."""
+    rule, where = ANSWER_RULE[answer], {"player": defender, "position": position}
     public = base["candidates"][position]
     if not allowed & set(public):
-        return (f"The answer {answer!r} contradicts earlier public facts: {where} can only be "
-                f"{' or '.join(public)}.")
+        return violation(rule, "spy.answer.contradicts_public", "action.answer",
+                         answer=repr(answer), cards=list(public), **where)
     known = base["cards"][position]
     if known != UNKNOWN and known not in allowed:
-        return f"The answer {answer!r} contradicts the card entered at {where} ({known})."
-    return (f"The answer {answer!r} cannot be true: no arrangement of the base's cards fits it "
-            "together with every earlier answer.")
+        return violation(rule, "spy.answer.contradicts_entered", "action.answer",
+                         answer=repr(answer), card=known, **where)
+    return violation(rule, "spy.answer.no_arrangement", "action.answer", answer=repr(answer))
 
 
 def legal_answers(state: dict[str, Any]) -> list[dict[str, Any]]:

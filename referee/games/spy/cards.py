@@ -49,29 +49,29 @@ def allowed_colours(player_count: int) -> tuple[str, ...]:
     return TWO_PLAYER_COLOURS if player_count == 2 else COLOURS
 
 
-def card_moves_problems(card_moves: Any, base_size: int) -> list[tuple[str, str]]:
-    """Return ``(field suffix, sentence)`` for each bad entry of ``options.card_moves``.
+def card_moves_problems(card_moves: Any, base_size: int) -> list[tuple[str, str, dict]]:
+    """Return ``(field suffix, message code, params)`` for each bad entry of
+    ``options.card_moves``.
 
     ``card_moves`` maps a card name (not the Spy) to a movement number, a whole number from 1
     to ``base_size`` (SPY-C3): a move wraps round the cyclic base (SPY-M3), so a larger number
     means nothing a smaller one does not, and an absurd one (10**30) must not reach the engine.
     """
     if not isinstance(card_moves, Mapping):
-        return [("", "options.card_moves must map card names to movement numbers.")]
+        return [("", "spy.options.card_moves_not_map", {})]
     problems = []
     for card, number in card_moves.items():
         if card not in BASE_CARDS:
-            problems.append((f".{card}", f"{card!r} is not a card with a movement number; "
-                             f"cards: {', '.join(BASE_CARDS)}."))
+            problems.append((f".{card}", "spy.options.card_moves_unknown_card",
+                             {"given": short_repr(card), "choices": ", ".join(BASE_CARDS)}))
         elif isinstance(number, bool) or not isinstance(number, int) \
                 or not 1 <= number <= base_size:
-            problems.append((f".{card}", f"The movement number of {card} must be a whole "
-                             f"number from 1 to {base_size} (the base size), not "
-                             f"{_short(number)}."))
+            problems.append((f".{card}", "spy.options.card_moves_number",
+                             {"card": card, "size": base_size, "given": short_repr(number)}))
     return problems
 
 
-def _short(value: Any) -> str:
+def short_repr(value: Any) -> str:
     """``repr`` of ``value``, cut short for a message."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import Engine, ImpossibleState, InvalidSetup, OptionSpec, Violation
+from referee.games.base import (Engine, ImpossibleState, InvalidSetup, OptionSpec, Violation,
+                                violation)
 from referee.games.spy.positions import MIRRORS
 from referee.games.spy.setup import GAME, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, new_state
 from referee.games.spy.snapshot import state_problems
@@ -57,7 +58,7 @@ class SpyEngine(Engine):
         body are dealt from ``seed`` (or ``body["seed"]``).  Raises :class:`InvalidSetup`
         (SPY-S1…S3, SPY-C3)."""
         if not isinstance(body, dict):
-            raise InvalidSetup(Violation("SPY-S1", "The setup body must be an object.", "body"))
+            raise InvalidSetup(violation("SPY-S1", "spy.setup.body_not_object", "body"))
         options = self.resolve_options(body.get("options"))
         return new_state(body, options, seed if seed is not None else body.get("seed"))
 

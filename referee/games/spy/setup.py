@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from referee.games.base import MODES, REFEREE, UNKNOWN, InvalidSetup, Problems
 from referee.games.common.shuffle import rng, shuffled
 from referee.games.spy.cards import (BOMB_2, COLOURS, SPY, allowed_colours, base_cards,
-                                     card_moves_problems)
+                                     card_moves_problems, short_repr)
 from referee.games.spy.knowledge import initial_knowledge
 from referee.games.spy.positions import FACINGS
 
@@ -30,17 +30,17 @@ LAYOUT_KEYS = ("cards", "spy_gap", "facing")
 def players_problems(players: Any, problems: Problems, where: str) -> bool:
     """Add SPY-S1 problems of a player list to ``problems``; True when it is usable."""
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        problems.add("SPY-S1", "players must be a list of non-empty names.", where)
+        problems.flag("SPY-S1", "spy.setup.players_not_names", where)
         return False
     ok = True
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        problems.add("SPY-S1", f"Spy is for 2 to 4 players, not {len(players)}.", where)
+        problems.flag("SPY-S1", "spy.setup.player_count", where, count=len(players))
         ok = False
     if len(set(players)) != len(players):
-        problems.add("SPY-S1", "Each player may appear only once in players.", where)
+        problems.flag("SPY-S1", "spy.setup.players_repeated", where)
         ok = False
     if REFEREE in players:
-        problems.add("SPY-S1", f"{REFEREE!r} is reserved for the referee view.", where)
+        problems.flag("SPY-S1", "spy.setup.player_reserved", where, given=repr(REFEREE))
         ok = False
     return ok
 
@@ -49,29 +49,29 @@ def options_problems(options: Mapping[str, Any], players: list[str], problems: P
                      where: str) -> None:
     """Add problems of the game-specific option values (SPY-C3 card_moves, SPY-S3 first_player)."""
     size = len(base_cards(len(players)))
-    for suffix, message in card_moves_problems(options.get("card_moves"), size):
-        problems.add("SPY-C3", message, f"{where}.card_moves{suffix}")
+    for suffix, code, params in card_moves_problems(options.get("card_moves"), size):
+        problems.flag("SPY-C3", code, f"{where}.card_moves{suffix}", **params)
     first = options.get("first_player")
     if first is not None and first not in players:
-        problems.add("SPY-S3", f"first_player {first!r} is not one of the players "
-                     f"({', '.join(players)}).", f"{where}.first_player")
+        problems.flag("SPY-S3", "spy.options.first_player", f"{where}.first_player",
+                      given=repr(first), players=", ".join(players))
 
 
 def colours_problems(colours: Any, players: list[str], problems: Problems, where: str) -> None:
     """Add SPY-S1 problems of a ``{player: colour}`` map: one distinct colour each, and only
     green and red with 2 players."""
     if not isinstance(colours, dict) or set(colours) != set(players):
-        problems.add("SPY-S1", "colours must give one colour to each player and no one else.",
-                     where)
+        problems.flag("SPY-S1", "spy.setup.colours_not_per_player", where)
         return
     allowed = allowed_colours(len(players))
     for player, colour in colours.items():
         if colour not in allowed:
-            extra = " (with 2 players only green and red are used)" if len(players) == 2 else ""
-            problems.add("SPY-S1", f"{player}'s colour {colour!r} is not allowed{extra}; "
-                         f"colours: {', '.join(allowed)}.", f"{where}.{player}")
+            code = ("spy.setup.colour_two_players" if len(players) == 2
+                    else "spy.setup.colour_not_allowed")
+            problems.flag("SPY-S1", code, f"{where}.{player}", player=player,
+                          given=repr(colour), choices=", ".join(allowed))
     if len(set(map(str, colours.values()))) != len(colours):
-        problems.add("SPY-S1", "Each player takes a different colour.", where)
+        problems.flag("SPY-S1", "spy.setup.colours_repeated", where)
 
 
 def layout_problems(base: Any, deck: tuple[str, ...], mode: str, problems: Problems,
@@ -83,34 +83,34 @@ def layout_problems(base: Any, deck: tuple[str, ...], mode: str, problems: Probl
     Returns True when the layout is usable.
     """
     if not isinstance(base, dict):
-        problems.add("SPY-S2", "A base must be an object with cards, spy_gap and facing.", where)
+        problems.flag("SPY-S2", "spy.base.not_object", where)
         return False
     size, before = len(deck), len(problems.items)
     cards = base.get("cards")
     if not isinstance(cards, list):
-        problems.add("SPY-S2", "cards must be a list of card names.", f"{where}.cards")
+        problems.flag("SPY-S2", "spy.base.cards_not_list", f"{where}.cards")
     else:
         if len(cards) != size:
-            problems.add("SPY-S1", f"A base holds {size} cards (Spy excluded) with this many "
-                         f"players, not {len(cards)}.", f"{where}.cards")
+            problems.flag("SPY-S1", "spy.base.size", f"{where}.cards", size=size,
+                          count=len(cards))
         seen: set[str] = set()
         for i, card in enumerate([] if _plain(cards, deck, mode) else cards):
             if card == UNKNOWN and mode == "table":
                 continue
             problem = _card_problem(card, deck, mode)
             if problem is None and card in seen:
-                problem = f"{card} appears twice in this base."
+                problem = "spy.base.card_twice", {"card": card}
             if problem:
-                problems.add("SPY-S1" if card == BOMB_2 else "SPY-C1", problem,
-                             f"{where}.cards[{i}]")
+                problems.flag("SPY-S1" if card == BOMB_2 else "SPY-C1", problem[0],
+                              f"{where}.cards[{i}]", **problem[1])
             seen.add(card if isinstance(card, str) else "")
     gap = base.get("spy_gap")
     if isinstance(gap, bool) or not isinstance(gap, int) or not 0 <= gap < size:
-        problems.add("SPY-S2", f"spy_gap must be a whole number from 0 to {size - 1}, "
-                     f"not {gap!r}.", f"{where}.spy_gap")
+        problems.flag("SPY-S2", "spy.base.spy_gap", f"{where}.spy_gap", last=size - 1,
+                      given=short_repr(gap))
     if base.get("facing") not in FACINGS:
-        problems.add("SPY-S2", f"facing must be 'left' or 'right', not {base.get('facing')!r}.",
-                     f"{where}.facing")
+        problems.flag("SPY-S2", "spy.base.facing", f"{where}.facing",
+                      given=short_repr(base.get("facing")))
     return len(problems.items) == before
 
 
@@ -124,15 +124,16 @@ def _plain(cards: list, deck: tuple[str, ...], mode: str) -> bool:
         return False
 
 
-def _card_problem(card: Any, deck: tuple[str, ...], mode: str) -> str | None:
+def _card_problem(card: Any, deck: tuple[str, ...], mode: str) -> tuple[str, dict] | None:
+    """``(message code, params)`` of an entered card that cannot be in a base, or None."""
     if card == SPY:
-        return "The Spy is not one of the base's cards; give its place as spy_gap."
+        return "spy.base.spy_in_cards", {}
     if card == BOMB_2 and BOMB_2 not in deck:
-        return "The Bomb 2 cards are removed with 3 or 4 players."
+        return "spy.base.bomb_2_removed", {}
     if card == UNKNOWN:
-        return "'unknown' cards are only allowed in table mode."
+        return "spy.base.unknown_in_digital", {}
     if not isinstance(card, str) or card not in deck:
-        return f"{card!r} is not a card of a base; cards: {', '.join(deck)}."
+        return "spy.base.not_a_card", {"given": short_repr(card), "choices": ", ".join(deck)}
     return None
 
 
@@ -146,7 +147,7 @@ def new_state(body: Mapping[str, Any], options: dict[str, Any], seed: int | str 
     players = body.get("players")
     mode = body.get("mode", "digital")
     if mode not in MODES:
-        problems.add("SPY-S2", f"mode must be 'digital' or 'table', not {mode!r}.", "mode")
+        problems.flag("SPY-S2", "spy.setup.mode", "mode", given=short_repr(mode))
     if not players_problems(players, problems, "players"):
         problems.raise_as(InvalidSetup)
     options_problems(options, players, problems, "options")
@@ -158,22 +159,20 @@ def new_state(body: Mapping[str, Any], options: dict[str, Any], seed: int | str 
     layouts = body.get("bases")
     if layouts is None and mode == "table":
         # real bases are arranged by the players: the referee cannot invent them (SPY-S2)
-        problems.add("SPY-S2", "In table mode give each player's base as arranged: spy_gap, "
-                     "facing and cards (\"unknown\" for any card not entered).", "bases")
+        problems.flag("SPY-S2", "spy.setup.table_needs_bases", "bases")
     elif layouts is None and seed is None:
-        problems.add("SPY-S2", "Give the bases or a seed to deal them from.", "seed")
+        problems.flag("SPY-S2", "spy.setup.no_bases_no_seed", "seed")
     elif layouts is None:
         layouts = {p: dealt_layout(deck, seed, p) for p in players}
     elif not isinstance(layouts, dict) or set(layouts) != set(players):
-        problems.add("SPY-S2", "bases must give one base for each player and no one else.",
-                     "bases")
+        problems.flag("SPY-S2", "spy.setup.bases_not_per_player", "bases")
     else:
         for player in players:
             where = f"bases.{player}"
             if layout_problems(layouts[player], deck, mode, problems, where):
                 for key in sorted(set(layouts[player]) - set(LAYOUT_KEYS)):
-                    problems.add("SPY-S2", f"A base is set up with {', '.join(LAYOUT_KEYS)} "
-                                 f"only, not {key!r}.", f"{where}.{key}")
+                    problems.flag("SPY-S2", "spy.setup.base_extra_key", f"{where}.{key}",
+                                  choices=", ".join(LAYOUT_KEYS), given=short_repr(key))
     problems.raise_as(InvalidSetup)
     first = options.get("first_player") or players[0]  # SPY-S3
     return {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import Violation, event
+from referee.games.base import Violation, event, violation
 from referee.games.common.jsoncopy import json_copy
 from referee.games.common.seats import next_seat
 from referee.games.spy.answers import (answer_violations, faced_position, legal_answers,
@@ -61,23 +61,29 @@ def to_move(state: dict[str, Any]) -> list[str]:
 def action_violations(state: dict[str, Any], action: Any) -> list[Violation]:
     """Return every rule ``action`` breaks in (checked) ``state``; empty when legal."""
     if not isinstance(action, dict):
-        return [Violation("SPY-T1", "An action is an object with a type and a player.", "action")]
+        return [violation("SPY-T1", "spy.action.not_object", "action")]
     kind, player = action.get("type"), action.get("player")
     if not isinstance(kind, str) or kind not in ACTION_FIELDS:
-        return [Violation("SPY-T1", f"Unknown action type {kind!r}; actions: "
-                          f"{', '.join(ACTION_FIELDS)}.", "action.type")]
-    found = [Violation("SPY-T1", f"A {kind} action has no field {key!r}.", f"action.{key}")
+        return [violation("SPY-T1", "spy.action.unknown_type", "action.type", given=repr(kind),
+                          choices=", ".join(ACTION_FIELDS))]
+    found = [violation("SPY-T1", "spy.action.extra_field", f"action.{key}", kind=kind,
+                       given=repr(key))
              for key in sorted(set(map(str, action)) - {"type", "player", *ACTION_FIELDS[kind]})]
     if not isinstance(player, str) or player not in state["players"]:
-        return found + [Violation("SPY-S1", f"{player!r} is not a player of this game "
-                                  f"({', '.join(state['players'])}).", "action.player")]
+        return found + [not_a_player(state, player, "action.player")]
     if state["winner"] is not None:
-        return found + [Violation("SPY-E2", f"The game is over: {state['winner']} won.",
-                                  "action.type")]
+        return found + [violation("SPY-E2", "spy.action.game_over", "action.type",
+                                  winner=state["winner"])]
     if player in state["eliminated"]:
-        return found + [Violation("SPY-E1", f"{player} is eliminated and takes no more turns.",
-                                  "action.player")]
+        return found + [violation("SPY-E1", "spy.action.eliminated", "action.player",
+                                  player=player)]
     return found + _turn_violations(state, kind, player, action)
+
+
+def not_a_player(state: dict[str, Any], who: Any, where: str) -> Violation:
+    """SPY-S1: ``who`` is not one of the players (an action's player, a viewer)."""
+    return violation("SPY-S1", "spy.player.unknown", where, given=repr(who),
+                     players=", ".join(state["players"]))
 
 
 def _turn_violations(state: dict[str, Any], kind: str, player: str,
@@ -86,20 +92,20 @@ def _turn_violations(state: dict[str, Any], kind: str, player: str,
     pending = turn["pending"]
     if kind == "answer":
         if pending is None:
-            why = ("in digital mode the referee answers" if state["mode"] == "digital"
-                   else "no spy is waiting for an answer")
-            return [Violation("SPY-P2", f"{player} cannot answer now: {why}.", "action.type")]
+            code = ("spy.answer.digital" if state["mode"] == "digital"
+                    else "spy.answer.none_pending")
+            return [violation("SPY-P2", code, "action.type", player=player)]
         if player != pending["defender"]:
-            return [Violation("SPY-P2", f"Only {pending['defender']}, who was spied on, answers.",
-                              "action.player")]
+            return [violation("SPY-P2", "spy.answer.not_defender", "action.player",
+                              defender=pending["defender"])]
         return answer_violations(state, player, pending["position"], action.get("answer"),
                                  action.get("card"))
     if pending is not None:
-        return [Violation("SPY-P2", f"{pending['attacker']}'s spy waits for "
-                          f"{pending['defender']}'s answer.", "action.type")]
+        return [violation("SPY-P2", "spy.turn.answer_pending", "action.type",
+                          attacker=pending["attacker"], defender=pending["defender"])]
     if player != turn["player"]:
-        return [Violation("SPY-P2", f"It is {turn['player']}'s turn, not {player}'s.",
-                          "action.player")]
+        return [violation("SPY-P2", "spy.turn.not_yours", "action.player",
+                          turn=turn["player"], player=player)]
     found = _order_violations(turn["done"], kind, player)
     if found:  # an action not allowed now: its fields are beside the point
         return found
@@ -115,63 +121,57 @@ def _order_violations(done: list[str], kind: str, player: str) -> list[Violation
     if kind == "end_turn":
         return []
     if kind in done and kind != "turn_round":
-        found = [Violation("SPY-P2", f"{player} has already made a {kind} this turn: "
-                           "a second one is not allowed.", "action.type")]
+        found = [violation("SPY-P2", "spy.turn.second", "action.type", player=player,
+                           kind=kind)]
         if kind == "move" and done[-1] == "turn_round":
-            found.append(Violation("SPY-M4", "The Spy may be turned round before or after its "
-                                   "move, never in the middle of it.", "action.type"))
+            found.append(violation("SPY-M4", "spy.turn.round_mid_move", "action.type"))
         return found
     if next_slot(slots_used(done) or 0, kind) is None:
-        message = ("The Spy has been turned round before and after the move already."
-                   if kind == "turn_round" else
-                   f"A turn goes turn round, move, turn round, spy: no {kind} after "
-                   f"{done[-1]}.")
-        return [Violation("SPY-T1", message, "action.type")]
+        if kind == "turn_round":
+            return [violation("SPY-T1", "spy.turn.round_twice", "action.type")]
+        return [violation("SPY-T1", "spy.turn.order", "action.type", kind=kind,
+                          last=done[-1])]
     return []
 
 
 def move_violations(state: dict[str, Any], player: str, steps: Any) -> list[Violation]:
     """Why ``player``'s Spy may not move ``steps`` spaces (SPY-M1, SPY-M2, SPY-C3)."""
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-        return [Violation("SPY-M1", f"steps must be a whole number of at least 1, not {steps!r}.",
-                          "action.steps")]
+        return [violation("SPY-M1", "spy.move.steps_shape", "action.steps", given=repr(steps))]
     base = state["bases"][player]
     position = faced_position(base)
-    where = f"{player}'s c{position}"
+    where = {"player": player, "position": position, "steps": steps}
     if position in base["exposed"]:
         if steps in EXPOSED_CARD_STEPS:
             return []
-        return [Violation("SPY-M2", f"The Spy faces an exposed card ({where}): it moves 1 or 2 "
-                          f"spaces, not {steps}.", "action.steps")]
+        return [violation("SPY-M2", "spy.move.exposed", "action.steps", **where)]
     numbers = movement_table(state["mode"], state["options"].get("card_moves"))
     card = base["cards"][position]
     if state["mode"] == "digital":
         if steps == numbers[card]:
             return []
-        return [Violation("SPY-M1", f"The Spy faces {where} ({card}, number {numbers[card]}): it "
-                          f"moves exactly {numbers[card]} spaces, not {steps}.", "action.steps")]
+        return [violation("SPY-M1", "spy.move.exact", "action.steps", card=card,
+                          number=numbers[card], **where)]
     declared = base["declared"][position]
     if declared is not None and declared != steps:
-        return [Violation("SPY-C3", f"A move of {declared} was declared from {where} before: the "
-                          f"same hidden card always moves the same number, not {steps}.",
-                          "action.steps")]
+        return [violation("SPY-C3", "spy.move.declared_before", "action.steps",
+                          declared=declared, **where)]
     deck = base_cards(len(state["players"]))
     if numbers and not stays_consistent(base, position, steps_allow(steps, numbers), deck):
-        return [Violation("SPY-M1", f"No card {where} may hold moves {steps} (card_moves and "
-                          "what is known of the card).", "action.steps")]
+        return [violation("SPY-M1", "spy.move.no_card", "action.steps", **where)]
     return []
 
 
 def _target_violations(state: dict[str, Any], player: str, target: Any) -> list[Violation]:
     """SPY-P1 name an opponent; SPY-P2/E1 never yourself or an eliminated player."""
     if not isinstance(target, str) or target not in state["players"]:
-        return [Violation("SPY-P1", f"Spy on an opponent of this game, not {target!r}.",
-                          "action.target")]
+        return [violation("SPY-P1", "spy.spy.unknown_target", "action.target",
+                          given=repr(target))]
     if target == player:
-        return [Violation("SPY-P2", f"{player} cannot spy on their own base.", "action.target")]
+        return [violation("SPY-P2", "spy.spy.self", "action.target", player=player)]
     if target in state["eliminated"]:
-        return [Violation("SPY-P2", f"{target} is eliminated and cannot be spied on (SPY-E1).",
-                          "action.target")]
+        return [violation("SPY-P2", "spy.spy.eliminated_target", "action.target",
+                          target=target)]
     return []
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from referee.games.base import PUBLIC, REFEREE, IllegalAction, Violation
+from referee.games.base import PUBLIC, REFEREE, IllegalAction
 from referee.games.spy.knowledge import exposure_target
+from referee.games.spy.turn import not_a_player
 
 HIDDEN = "hidden"
 SHARED_KEYS = ("game", "rules_version", "mode", "options", "players", "colours", "eliminated",
@@ -41,8 +42,7 @@ def view_state(state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     if viewer == REFEREE:
         return copy.deepcopy(state)
     if viewer is not PUBLIC and viewer not in state["players"]:
-        raise IllegalAction(Violation("SPY-S1", f"{viewer!r} is not a player of this game "
-                                      f"({', '.join(state['players'])}).", "viewer"))
+        raise IllegalAction(not_a_player(state, viewer, "viewer"))
     view = {key: copy.deepcopy(state[key]) for key in SHARED_KEYS}
     view["viewer"] = viewer
     view["bases"] = {player: own_base(base) if player == viewer else public_base(base)
