@@ -41,12 +41,23 @@ def test_full_turn_in_order_spy_t1():
     assert moves(ENGINE.legal_actions(game.state, "A")) == [3]
     game.do("move", "A", steps=3).do("turn_round", "A")  # gap 3, facing right: faces c3
     assert game.base("A")["spy_gap"] == 3 and game.base("A")["facing"] == "right"
-    assert game.rules("turn_round", "A") == {"SPY-T1"}
+    assert game.rules("turn_round", "A") == {"SPY-M4"}
     assert [a["type"] for a in ENGINE.legal_actions(game.state, "A")] == [
         "spy", "spy", "end_turn"]
     game.do("spy", "A", target="B")  # B's c(5-3) = c2: B's Top Secret 2 (reversed base)
     assert game.answer()["answer"] == "top_secret"
     assert game.state["turn"] == {"player": "B", "done": [], "pending": None}
+
+
+def test_a_third_turn_round_cites_the_turning_rule_spy_m4():
+    """SPY-M4 is the rule that lets the Spy be turned round, before or after the move: a third
+    turn is refused under it (the most specific rule), not under the generic turn order."""
+    for done in (("turn_round", "move", "turn_round"), ("turn_round", "turn_round")):
+        game = start(THREE)
+        for kind in done:
+            game.do(kind, "A", **({"steps": 3} if kind == "move" else {}))
+        found = ENGINE.violations(game.state, {"type": "turn_round", "player": "A"})
+        assert [(v.rule, v.code) for v in found] == [("SPY-M4", "spy.turn.round_twice")]
 
 
 def test_turning_round_twice_without_moving_uses_the_after_slot_spy_t1():

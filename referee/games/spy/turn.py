@@ -117,7 +117,8 @@ def _turn_violations(state: dict[str, Any], kind: str, player: str,
 
 
 def _order_violations(done: list[str], kind: str, player: str) -> list[Violation]:
-    """SPY-T1 order, SPY-P2 a second move or spy, SPY-M4 turning round during a move."""
+    """SPY-T1 order, SPY-P2 a second move or spy, SPY-M4 turning round during a move or a
+    third time."""
     if kind == "end_turn":
         return []
     if kind in done and kind != "turn_round":
@@ -127,8 +128,8 @@ def _order_violations(done: list[str], kind: str, player: str) -> list[Violation
             found.append(violation("SPY-M4", "spy.turn.round_mid_move", "action.type"))
         return found
     if next_slot(slots_used(done) or 0, kind) is None:
-        if kind == "turn_round":
-            return [violation("SPY-T1", "spy.turn.round_twice", "action.type")]
+        if kind == "turn_round":  # the rule that allows turning round limits it (SPY-M4)
+            return [violation("SPY-M4", "spy.turn.round_twice", "action.type")]
         return [violation("SPY-T1", "spy.turn.order", "action.type", kind=kind,
                           last=done[-1])]
     return []
