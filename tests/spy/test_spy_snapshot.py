@@ -119,7 +119,7 @@ def paths(value, prefix=()):
 
 
 STATES = [played(), start(BASES, mode="table").do("spy", "A", target="B").state]
-PATHS = [(i, p) for i, s in enumerate(STATES) for p in paths(s) if p and p[0] != "log"]
+PATHS = [(i, p) for i, s in enumerate(STATES) for p in paths(s) if p]
 
 
 @settings(max_examples=400, deadline=None, derandomize=True,
@@ -176,3 +176,57 @@ def test_api_answers_bad_states_with_422_naming_the_field(client):
     assert response.status_code == 422 and problem["type"].endswith("impossible-state")
     assert {"field": "state.bases.C.cards[5]", "rule": "SPY-C1"}.items() <= \
         problem["errors"][0].items()
+
+
+def _leaves(state: dict):
+    """Every path to a scalar (or empty container) inside ``state``."""
+    for path in paths(state):
+        holder = state
+        for key in path:
+            holder = holder[key]
+        if not isinstance(holder, (dict, list)) or not holder:
+            yield path
+
+
+def _set(state: dict, path: tuple, value) -> dict:
+    state = copy.deepcopy(state)
+    holder = state
+    for key in path[:-1]:
+        holder = holder[key]
+    holder[path[-1]] = value
+    return state
+
+
+WRONG = {"x": [None]}
+"""A value no field of a Spy snapshot may hold."""
+
+
+@pytest.mark.parametrize("index", range(len(STATES)))
+def test_every_field_of_a_snapshot_is_checked_including_the_log_spy_s2(index):
+    """Issue 12 item 8: every leaf of a reached state (log entries included: every event type
+    the engine writes) set to a value no field may hold is refused, naming that field, a part
+    of it or its container."""
+    state = STATES[index]
+    kinds = {e["type"] for s in STATES for e in s["log"]}
+    assert kinds >= {"move", "spy", "answer", "turn"}, kinds
+    leaves = list(_leaves(state))
+    assert any(p[0] == "log" for p in leaves)
+    for path in leaves:
+        with pytest.raises(ImpossibleState) as error:
+            ENGINE.check_snapshot(_set(state, path, WRONG))
+        where = "state" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path)
+        fields = [v.field for v in error.value.violations]
+        assert any(where.startswith(f) or f.startswith(where) for f in fields), (where, fields)
+
+
+def test_log_events_must_agree_with_the_state_spy_r3_r5_e1():
+    """A log that shows a card the base does not show (SPY-R3), or eliminates a player still in
+    (SPY-E1), or has an event of another shape, is impossible."""
+    state = played()
+    shown = next(i for i, e in enumerate(state["log"]) if e.get("answer") == "exposed")
+    assert ("SPY-R3", f"state.log[{shown}].card") in problems(
+        _set(state, ("log", shown, "card"), "safe_2"))
+    state["log"].append({"type": "eliminated", "player": "B", "rule": "SPY-R5"})
+    assert problems(state) == {("SPY-E1", f"state.log[{len(state['log']) - 1}].player")}
+    state["log"][-1] = {"type": "turn", "player": "B", "visible_to": ["B"]}
+    assert problems(state) == {("SPY-S2", f"state.log[{len(state['log']) - 1}]")}

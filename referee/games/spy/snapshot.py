@@ -13,8 +13,9 @@ from referee.games.spy.answers import spied_position
 from referee.games.spy.cards import (BOMBS, EXPOSURE_ORDER, TOP_SECRET_2, base_cards,
                                      movement_table, short_repr)
 from referee.games.spy.knowledge import domains, has_arrangement
-from referee.games.spy.setup import (GAME, LAYOUT_KEYS, colours_problems, layout_problems,
-                                     options_problems, players_problems)
+from referee.games.spy.log import log_problems
+from referee.games.spy.setup import (GAME, LAYOUT_KEYS, RULES_VERSION, colours_problems,
+                                     layout_problems, options_problems, players_problems)
 from referee.games.spy.turn import ACTION_FIELDS, slots_used
 
 STATE_KEYS = ("game", "rules_version", "mode", "seed", "options", "players", "colours", "bases",
@@ -41,6 +42,9 @@ def state_problems(state: Any, resolve_options: Callable[[Any], dict]) -> Proble
     if state["game"] != GAME:
         problems.flag("SPY-S2", "spy.snapshot.game", "state.game",
                       given=short_repr(state["game"]))
+    if state["rules_version"] != RULES_VERSION:
+        problems.flag("SPY-S2", "spy.snapshot.rules_version", "state.rules_version",
+                      version=RULES_VERSION, given=short_repr(state["rules_version"]))
     if state["mode"] not in MODES:
         problems.flag("SPY-S2", "spy.snapshot.mode", "state.mode")
     seed = state["seed"]
@@ -59,6 +63,8 @@ def state_problems(state: Any, resolve_options: Callable[[Any], dict]) -> Proble
     if problems:
         return problems
     _play_problems(state, problems)
+    if not problems:
+        log_problems(state, problems)
     return problems
 
 

@@ -1,0 +1,97 @@
+"""Checks of a Spy snapshot's ``log``: every entry is a public event the engine writes, with
+exactly its fields, each of the right type and range, and each card it shows agreeing with the
+bases (SPY-R3 an exposed card, SPY-R5 a shown lit bomb), each elimination and win with the
+state (SPY-E1, SPY-E2).
+
+Event shapes (``type`` and its fields)::
+
+    turn_round {player, facing}      move {player, steps, facing, from_gap, spy_gap, faced}
+    spy {player, target, position}   answer {player, attacker, position, answer[, card]}
+    eliminated {player, rule}        game_over {winner, rule}        turn {player}
+
+``card`` is in an answer exactly when the answer shows one (``exposed``, ``lit_bomb``).  A
+private event (``visible_to``) is never in the log.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from referee.games.base import Problems
+from referee.games.spy.cards import base_cards, short_repr
+from referee.games.spy.knowledge import ANSWERS, CARD_ANSWERS
+from referee.games.spy.positions import FACINGS
+
+EVENT_FIELDS = {"turn_round": ("player", "facing"),
+                "move": ("player", "steps", "facing", "from_gap", "spy_gap", "faced"),
+                "spy": ("player", "target", "position"),
+                "answer": ("player", "attacker", "position", "answer"),
+                "eliminated": ("player", "rule"), "game_over": ("winner", "rule"),
+                "turn": ("player",)}
+RULES = {"eliminated": ("SPY-R5", "SPY-R7"), "game_over": ("SPY-E2",)}
+
+
+def log_problems(state: dict[str, Any], problems: Problems) -> None:
+    """Add a problem for each log entry that is not an event a legal game writes (the state's
+    other fields already checked)."""
+    players = state["players"]
+    size = len(base_cards(len(players)))
+    deck = base_cards(len(players))
+    checks: dict[str, Callable[[Any], bool]] = {
+        "player": players.__contains__, "attacker": players.__contains__,
+        "target": players.__contains__, "winner": players.__contains__,
+        "facing": FACINGS.__contains__, "answer": ANSWERS.__contains__,
+        "card": lambda v: isinstance(v, str) and v in deck,
+        "steps": lambda v: type(v) is int and 1 <= v <= size,
+    }
+    for key in ("from_gap", "spy_gap", "faced", "position"):
+        checks[key] = lambda v: type(v) is int and 0 <= v < size
+    for index, entry in enumerate(state["log"]):
+        where = f"state.log[{index}]"
+        kind = entry.get("type")
+        if not isinstance(kind, str) or kind not in EVENT_FIELDS:
+            problems.flag("SPY-S2", "spy.snapshot.log_type", f"{where}.type", index=index,
+                          given=short_repr(kind), choices=", ".join(EVENT_FIELDS))
+            continue
+        fields = EVENT_FIELDS[kind]
+        if kind == "answer" and entry.get("answer") in CARD_ANSWERS:
+            fields += ("card",)
+        if set(entry) != {"type", *fields}:
+            problems.flag("SPY-S2", "spy.snapshot.log_fields", where, index=index, kind=kind,
+                          choices=", ".join(fields))
+            continue
+        bad = [key for key in fields if key != "rule" and not _safe(checks[key], entry[key])]
+        if kind in RULES and entry["rule"] not in RULES[kind]:
+            bad.append("rule")
+        if bad:
+            problems.flag("SPY-S2", "spy.snapshot.log_value", f"{where}.{bad[0]}", index=index,
+                          kind=kind, key=bad[0], given=short_repr(entry[bad[0]]))
+            continue
+        _agreement(state, entry, index, problems)
+
+
+def _safe(check: Callable[[Any], bool], value: Any) -> bool:
+    try:
+        return bool(check(value))
+    except TypeError:  # an unhashable value
+        return False
+
+
+def _agreement(state: dict[str, Any], entry: dict[str, Any], index: int,
+               problems: Problems) -> None:
+    """A card the event showed is the card the base holds there, still exposed or lit; an
+    eliminated player is in ``eliminated``, a winner is the state's."""
+    where, kind = f"state.log[{index}]", entry["type"]
+    if kind == "answer" and entry["answer"] in CARD_ANSWERS:
+        base = state["bases"][entry["player"]]
+        shown, position = entry["card"], entry["position"]
+        kept = base["exposed"] if entry["answer"] == "exposed" else base["lit"]
+        if base["cards"][position] != shown or position not in kept:
+            problems.flag("SPY-R3" if entry["answer"] == "exposed" else "SPY-R5",
+                          "spy.snapshot.log_shown", f"{where}.card", index=index, card=shown,
+                          player=entry["player"], position=position)
+    elif kind == "eliminated" and entry["player"] not in state["eliminated"]:
+        problems.flag("SPY-E1", "spy.snapshot.log_eliminated", f"{where}.player", index=index,
+                      player=entry["player"])
+    elif kind == "game_over" and entry["winner"] != state["winner"]:
+        problems.flag("SPY-E2", "spy.snapshot.log_winner", f"{where}.winner", index=index,
+                      winner=entry["winner"])
