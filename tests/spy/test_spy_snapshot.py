@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.worst_inputs import replaced
 from referee.games.base import ImpossibleState, RefereeError
 from referee.games.spy.engine import ENGINE
 from tests.spy.harness import ORDERED, Api, base, start
@@ -188,15 +189,6 @@ def _leaves(state: dict):
             yield path
 
 
-def _set(state: dict, path: tuple, value) -> dict:
-    state = copy.deepcopy(state)
-    holder = state
-    for key in path[:-1]:
-        holder = holder[key]
-    holder[path[-1]] = value
-    return state
-
-
 WRONG = {"x": [None]}
 """A value no field of a Spy snapshot may hold."""
 
@@ -213,7 +205,7 @@ def test_every_field_of_a_snapshot_is_checked_including_the_log_spy_s2(index):
     assert any(p[0] == "log" for p in leaves)
     for path in leaves:
         with pytest.raises(ImpossibleState) as error:
-            ENGINE.check_snapshot(_set(state, path, WRONG))
+            ENGINE.check_snapshot(replaced(state, path, WRONG))
         where = "state" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path)
         fields = [v.field for v in error.value.violations]
         assert any(where.startswith(f) or f.startswith(where) for f in fields), (where, fields)
@@ -225,7 +217,7 @@ def test_log_events_must_agree_with_the_state_spy_r3_r5_e1():
     state = played()
     shown = next(i for i, e in enumerate(state["log"]) if e.get("answer") == "exposed")
     assert ("SPY-R3", f"state.log[{shown}].card") in problems(
-        _set(state, ("log", shown, "card"), "safe_2"))
+        replaced(state, ("log", shown, "card"), "safe_2"))
     state["log"].append({"type": "eliminated", "player": "B", "rule": "SPY-R5"})
     assert problems(state) == {("SPY-E1", f"state.log[{len(state['log']) - 1}].player")}
     state["log"][-1] = {"type": "turn", "player": "B", "visible_to": ["B"]}
