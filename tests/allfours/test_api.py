@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from tests.allfours.deals import act, setup
 from tests.conftest import CASES_DIR
 
 PROBLEM = "application/problem+json"
@@ -184,8 +185,33 @@ def test_illegal_action_returns_rule_and_sentence_and_changes_nothing(client):
                                                                  "player": "ana"}}),
                     422, "illegal-action")
     assert body["violations"] == [{"rule": "AF-B1", "title": "Stand or beg",
+                                   "code": "allfours.beg.not_eldest",
                                    "message": "Only the player on the "
-                                   "dealer's right (ben) may stand or beg."}]
+                                   "dealer's right (ben) may stand or beg.",
+                                   "field": "action.player"}]
+
+
+def test_af_p3_refusal_in_burmese_has_the_same_rule_and_code_as_in_english(client):
+    """Issue 13: an illegal play (AF-P3: ana holds the 2 of clubs, clubs are led, she plays a
+    diamond) answered with Accept-Language: my is Myanmar script naming the cards in Burmese,
+    with the same rule and code as in English."""
+    state = setup(["ana", "ben"], "ana", {"ana": ["2C", "3D", "4D", "5D", "6D", "7D"],
+                                          "ben": ["KC", "8D", "9D", "10D", "JD", "QD"]},
+                  stock_at={0: "2H"})  # the kick: trump is hearts
+    state = act(act(state, type="stand", player="ben"), type="play", player="ben", card="KC")
+    bodies = {}
+    for lang in ("en", "my"):
+        res = client.post("/v1/games/all-fours/validate", headers={"Accept-Language": lang},
+                          json={"state": state, "action": {"type": "play", "player": "ana",
+                                                           "card": "3D"}})
+        assert res.headers["Content-Language"] == lang
+        bodies[lang] = res.get_json()["violations"]
+    en, my = bodies["en"], bodies["my"]
+    assert [(v["rule"], v["code"]) for v in en] == [(v["rule"], v["code"]) for v in my] == [
+        ("AF-P3", "allfours.play.must_follow")]
+    assert en[0]["message"] == ("ana holds clubs and must follow suit or trump; the 3 of "
+                                "diamonds does neither.")
+    assert "ဒိုင်းမွန် 3" in my[0]["message"] and "ကလပ်" in my[0]["message"], my
 
 
 def test_unknown_action_type_and_player_are_refused(client):

@@ -29,8 +29,8 @@ def check_flow(state: dict[str, Any], problems: Problems) -> None:
     _reneges(state, problems)
     last = state["last_hand"]
     if last is not None and set(last) != LAST_HAND_KEYS:
-        problems.add("AF-S6", f"last_hand must hold exactly {', '.join(sorted(LAST_HAND_KEYS))}.",
-                     "state.last_hand")
+        problems.flag("AF-S6", "allfours.snapshot.last_hand_keys", "state.last_hand",
+                      keys=", ".join(sorted(LAST_HAND_KEYS)))
 
 
 def _score(state, problems: Problems) -> None:
@@ -38,29 +38,28 @@ def _score(state, problems: Problems) -> None:
     sides = state["sides"]
     for side in sides:
         if state["hand_points"][side] > score[side]:
-            problems.add("AF-S6", f"{side} cannot have more points this hand "
-                         f"({state['hand_points'][side]}) than in the game ({score[side]}).",
-                         f"state.hand_points.{side}")
+            problems.flag("AF-S6", "allfours.snapshot.hand_above_game",
+                          f"state.hand_points.{side}", side=side,
+                          hand=state["hand_points"][side], game=score[side])
     if state["hand_number"] == 1 and state["redeals"] == 0 and score != state["hand_points"]:
-        problems.add("AF-S6", "In the first deal of a game every point is this hand's: the "
-                     "score must equal hand_points.", "state.score")
+        problems.flag("AF-S6", "allfours.snapshot.first_hand_score", "state.score")
     if (state["phase"] == "game_over") != (winner is not None):
-        problems.add("AF-S6", "A game is over exactly when it has a winner: phase and winner "
-                     "disagree.", "state.winner")
+        problems.flag("AF-S6", "allfours.snapshot.winner_vs_phase", "state.winner")
     if winner is not None and winner not in sides:
-        problems.add("AF-S6", f"winner {winner!r} is not a side.", "state.winner")
+        problems.flag("AF-S6", "allfours.snapshot.winner_not_a_side", "state.winner",
+                      value=repr(winner))
         return
     if winner is None:
         for side in sides:
             if score[side] >= target:
-                problems.add("AF-S6", f"{side} has {score[side]} points, at least the target "
-                             f"{target}, so the game would be over.", f"state.score.{side}")
+                problems.flag("AF-S6", "allfours.snapshot.target_reached",
+                              f"state.score.{side}", side=side, points=score[side],
+                              target=target)
         return
     lost = any(r.get("loses_game") and r.get("side") != winner for r in state["reneges"])
     if score[winner] < target and not lost:
-        problems.add("AF-S6", f"{winner} has {score[winner]} points, short of the target "
-                     f"{target}, and no game-losing renege (AF-I1) gave it the game.",
-                     "state.winner")
+        problems.flag("AF-S6", "allfours.snapshot.winner_short", "state.winner", side=winner,
+                      points=score[winner], target=target)
 
 
 def _phase(state, problems: Problems) -> None:
@@ -68,27 +67,23 @@ def _phase(state, problems: Problems) -> None:
     expected_beg = {"beg": (None,), "answer": ("begged",),
                     "play": ("stand", "give_one", "run_pack")}.get(phase)
     if expected_beg is not None and beg not in expected_beg:
-        problems.add("AF-B1", f"In phase {phase} the begging outcome cannot be {beg!r}.",
-                     "state.beg")
+        problems.flag("AF-B1", "allfours.snapshot.beg_vs_phase", "state.beg", phase=phase,
+                      value=repr(beg))
     if phase in ("deal", "hand_over") and state["next_dealer"] not in players:
-        problems.add("AF-D2", f"In phase {phase} next_dealer must name the player who deals.",
-                     "state.next_dealer")
+        problems.flag("AF-D2", "allfours.snapshot.next_dealer_missing", "state.next_dealer",
+                      phase=phase)
     if phase == "hand_over":
         if state["next_dealer"] != player_right_of(players, state["dealer"]):
-            problems.add("AF-D2", "After a hand the deal passes to the dealer's right.",
-                         "state.next_dealer")
+            problems.flag("AF-D2", "allfours.snapshot.next_dealer_right", "state.next_dealer")
         if any(state["hands"][p] for p in players):
-            problems.add("AF-P1", "A hand is over only when every card has been played.",
-                         "state.hands")
+            problems.flag("AF-P1", "allfours.snapshot.hand_not_played_out", "state.hands")
     if phase in ("beg", "answer") and (state["tricks"] or state["trick"]["cards"]):
-        problems.add("AF-B1", "No card is played before the begging is settled.",
-                     "state.tricks")
+        problems.flag("AF-B1", "allfours.snapshot.played_before_begging", "state.tricks")
     if phase in ("beg", "answer", "play"):
         expected = _hand_points_so_far(state)
         if state["hand_points"] != expected:
-            problems.add("AF-K1", f"Before the hand is scored its points can only be kick "
-                         f"points and a given point: {expected}, not {state['hand_points']}.",
-                         "state.hand_points")
+            problems.flag("AF-K1", "allfours.snapshot.hand_points_so_far", "state.hand_points",
+                          expected=expected, got=state["hand_points"])
 
 
 def _hand_points_so_far(state) -> dict[str, int]:
@@ -105,15 +100,14 @@ def _hand_points_so_far(state) -> dict[str, int]:
 def _kicks(state, problems: Problems) -> None:
     kicks, beg = state["kicks"], state["beg"]
     if beg in (None, "begged", "stand", "give_one") and len(kicks) != 1:
-        problems.add("AF-B3", f"Only running the pack turns more than one kick; with beg "
-                     f"{beg!r} there is one, not {len(kicks)}.", "state.kicks")
+        problems.flag("AF-B3", "allfours.snapshot.one_kick", "state.kicks", value=repr(beg),
+                      count=len(kicks))
     if beg == "run_pack":
         first = suit_of(kicks[0])
         # a game can end on a kick's points in the middle of the run (AF-S6)
         new_suit = suit_of(kicks[-1]) != first or state["phase"] == "game_over"
         if len(kicks) < 2 or not new_suit or any(suit_of(k) != first for k in kicks[1:-1]):
-            problems.add("AF-B3", "Running the pack turns kicks of the first kick's suit until "
-                         "one of a new suit: the kicks do not.", "state.kicks")
+            problems.flag("AF-B3", "allfours.snapshot.run_kicks", "state.kicks")
 
 
 def _leaders(state, problems: Problems) -> None:
@@ -122,14 +116,12 @@ def _leaders(state, problems: Problems) -> None:
     for i, trick in enumerate(state["tricks"] + [state["trick"]]):
         where = f"state.tricks[{i}]" if i < len(state["tricks"]) else "state.trick"
         if trick["leader"] != leader:
-            problems.add("AF-P1", f"This trick must be led by {leader} (the dealer's right for "
-                         "the first trick, then the last trick's winner).", where + ".leader")
+            problems.flag("AF-P1", "allfours.snapshot.leader", where + ".leader", leader=leader)
             return
         start = players.index(leader)
         order = [players[(start + j) % len(players)] for j in range(len(players))]
         if trick.get("players", []) != order[:len(trick["cards"])]:
-            problems.add("AF-P1", "Cards are played in turn from the leader.",
-                         where + ".players")
+            problems.flag("AF-P1", "allfours.snapshot.turn_order", where + ".players")
             return
         if len(trick["cards"]) == len(players):
             leader = order[trick_winner_index(trick["cards"], trump)]
@@ -149,8 +141,6 @@ def _reneges(state, problems: Problems) -> None:
                 track_reneges(claims, reneges, sides, trick["cards"][:i], player, card, trump,
                               undertrump, number)
     if state["claims"] != claims:
-        problems.add("AF-I1", "The claims (who showed out of which suit) must be those the "
-                     "cards played imply.", "state.claims")
+        problems.flag("AF-I1", "allfours.snapshot.claims", "state.claims")
     if state["reneges"] != reneges:
-        problems.add("AF-I1", "The reneges must be exactly those the cards played prove.",
-                     "state.reneges")
+        problems.flag("AF-I1", "allfours.snapshot.reneges", "state.reneges")

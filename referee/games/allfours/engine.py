@@ -50,23 +50,22 @@ class AllFours(Engine):
         players = list(body["players"])
         problems = Problems()
         if len(players) not in (2, 4) or len(set(players)) != len(players):
-            problems.add("AF-D1", "All Fours takes 2 players, or 4 in two partnerships, each "
-                         "named once.", "players")
+            problems.flag("AF-D1", "allfours.setup.players", "players")
             problems.raise_as(InvalidSetup)
         mode = body.get("mode", "digital")
         dealer = body.get("dealer") or players[0]
         if dealer not in players:
-            problems.add("AF-D2", f"The dealer {dealer!r} is not one of the players.", "dealer")
+            problems.flag("AF-D2", "allfours.setup.dealer_not_a_player", "dealer",
+                          value=repr(dealer))
         sides = body.get("sides") or default_sides(players)
         problems.items += snapshot.side_problems(players, sides, "sides")
         deal = body.get("deal")
         if deal is not None and mode == "table":
-            problems.add("AF-D3", "A table-mode game has no entered deal: the cards are real.",
-                         "deal")
+            problems.flag("AF-D3", "allfours.setup.table_has_no_deal", "deal")
         if deal is not None:
             problems.items += snapshot.entered_deal_problems(players, deal)
         if mode == "digital" and body.get("kick") is not None:
-            problems.add("AF-K1", "In digital mode the service turns the kick.", "kick")
+            problems.flag("AF-K1", "allfours.setup.digital_turns_the_kick", "kick")
         problems.raise_as(InvalidSetup)
         state = {"game": self.name, "mode": mode, "seed": seed, "players": players,
                  "sides": {k: list(v) for k, v in sides.items()},

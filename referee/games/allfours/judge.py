@@ -1,6 +1,6 @@
 """Judging an All Fours action: which rules it breaks in a given state.
 
-``violations(state, action)`` returns every :class:`Violation` (rule ID + sentence); an empty
+``violations(state, action)`` returns every :class:`Violation` (rule ID + message code); an empty
 list means the action is legal.  Rule IDs refer to ``shared/rules/allfours.md``.
 """
 from __future__ import annotations
@@ -9,36 +9,36 @@ from typing import Any
 
 from referee.games.allfours.play import next_to_play
 from referee.games.allfours.rules import follow_violation, max_runs, player_right_of, side_of
-from referee.games.base import UNKNOWN, Violation
-from referee.games.common.cards import SUIT_NAMES, describe, is_card, suit_of
+from referee.games.base import UNKNOWN, Violation, violation
+from referee.games.common.cards import is_card, suit_of
 
 ACTION_TYPES = ("deal", "stand", "beg", "give_one", "run_pack", "play", "call", "expose",
                 "misdeal")
-_RULE_TEXT = {"AF-P2": "to a trump lead a player holding trump must play trump",
-              "AF-P3": "a player holding the suit led must follow suit or trump",
-              "AF-P4": "undertrumping is not allowed while holding a card that is not trump"}
+_FOLLOW_CODE = {"AF-P2": "allfours.play.must_follow_trump", "AF-P3": "allfours.play.must_follow",
+                "AF-P4": "allfours.play.no_undertrump"}
 
 
 def violations(state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
     """Every rule ``action`` breaks in ``state`` (empty: legal)."""
     kind, player = action.get("type"), action.get("player")
     if kind not in ACTION_TYPES:
-        return [Violation("AF-VOCAB", f"Unknown action type {kind!r}; All Fours actions are "
-                          f"{', '.join(ACTION_TYPES)}.", "action.type")]
+        return [violation("AF-VOCAB", "allfours.action.unknown_type", "action.type",
+                          value=repr(kind), known=", ".join(ACTION_TYPES))]
     if player not in state["players"]:
-        return [Violation("AF-D1", f"{player!r} is not a player in this game.", "action.player")]
+        return [violation("AF-D1", "allfours.action.not_a_player", "action.player",
+                          value=repr(player))]
     if state["phase"] == "game_over":
-        return [Violation("AF-S6", f"The game is over: {state['winner']} won.")]
+        return [violation("AF-S6", "allfours.action.game_over", winner=state["winner"])]
     return _CHECKS[kind](state, action, player)
 
 
 def _deal(state, action, player):
     out = []
     if state["phase"] not in ("hand_over", "deal"):
-        return [Violation("AF-D3", "A hand is in progress: nobody deals now.")]
+        return [violation("AF-D3", "allfours.deal.hand_in_progress", "action.type")]
     if player != state["next_dealer"]:
-        out.append(Violation("AF-D2", f"The deal passes to the right: {state['next_dealer']} "
-                             f"deals now, not {player}."))
+        out.append(violation("AF-D2", "allfours.deal.not_your_deal", "action.player",
+                             dealer=state["next_dealer"], player=player))
     out += _kick_field(state, action.get("kick"), "action.kick", required=True)
     return out
 
@@ -46,33 +46,30 @@ def _deal(state, action, player):
 def _kick_field(state, kick, where, required) -> list[Violation]:
     if state["mode"] == "digital":
         if kick is not None:
-            return [Violation("AF-K1", "In digital mode the service turns the kick; do not send "
-                              "one.", where)]
+            return [violation("AF-K1", "allfours.kick.digital_turns_it", where)]
         return []
     if kick is None:
-        return [Violation("AF-K1", "In table mode the dealer must say which card was kicked.",
-                          where)] if required else []
+        return [violation("AF-K1", "allfours.kick.table_needs_it", where)] if required else []
     if not is_card(kick):
-        return [Violation("AF-D1", f"{kick!r} is not a card.", where)]
+        return [violation("AF-D1", "allfours.card.not_a_card", where, value=repr(kick))]
     return []
 
 
 def _stand_or_beg(state, action, player):
     if state["phase"] != "beg":
-        return [Violation("AF-B1", "Standing or begging is only possible before play starts, "
-                          "once per hand.")]
+        return [violation("AF-B1", "allfours.beg.not_now", "action.type")]
     right = player_right_of(state["players"], state["dealer"])
     if player != right:
-        return [Violation("AF-B1", f"Only the player on the dealer's right ({right}) may "
-                          f"stand or beg.")]
+        return [violation("AF-B1", "allfours.beg.not_eldest", "action.player", eldest=right)]
     return []
 
 
 def _dealer_answer(state, action, player):
     if state["phase"] != "answer":
-        return [Violation("AF-B2", "The dealer answers only a beg: there is none to answer.")]
+        return [violation("AF-B2", "allfours.answer.no_beg", "action.type")]
     if player != state["dealer"]:
-        return [Violation("AF-B2", f"Only the dealer ({state['dealer']}) may answer the beg.")]
+        return [violation("AF-B2", "allfours.answer.not_dealer", "action.player",
+                          dealer=state["dealer"])]
     if action["type"] != "run_pack":
         return []
     return _table_kicks(state, action.get("kicks"))
@@ -81,52 +78,62 @@ def _dealer_answer(state, action, player):
 def _table_kicks(state, kicks) -> list[Violation]:
     """Table mode: the kicks turned while running the pack (AF-B3)."""
     if state["mode"] == "digital":
-        return [] if kicks is None else [Violation(
-            "AF-B3", "In digital mode the service runs the pack; do not send kicks.",
-            "action.kicks")]
+        return [] if kicks is None else [violation("AF-B3", "allfours.run.digital_runs_it",
+                                                   "action.kicks")]
     if not kicks:
-        return [Violation("AF-B3", "In table mode list the kicks turned while running the pack.",
-                          "action.kicks")]
+        return [violation("AF-B3", "allfours.run.kicks_needed", "action.kicks")]
     out = []
     limit = max_runs(len(state["players"]))
     seen = set(state["kicks"])
     for i, kick in enumerate(kicks):
         where = f"action.kicks[{i}]"
         if not is_card(kick):
-            out.append(Violation("AF-D1", f"{kick!r} is not a card.", where))
+            out.append(violation("AF-D1", "allfours.card.not_a_card", where, value=repr(kick)))
             continue
         if kick in seen:
-            out.append(Violation("AF-D1", f"{describe(kick)} was already kicked this hand.", where))
+            out.append(violation("AF-D1", "allfours.kick.already_kicked", where, kick=kick))
         seen.add(kick)
         same = suit_of(kick) == state["trump"]
         last = i == len(kicks) - 1
         if not last and not same:
-            out.append(Violation("AF-B3", "Running stops at the first kick of a new suit; "
-                                 f"{kick} changed trump but more kicks follow.", where))
+            out.append(violation("AF-B3", "allfours.run.stops_at_new_suit", where, kick=kick))
         if last and same and len(kicks) < limit:
-            out.append(Violation("AF-B3", f"{kick} repeats the trump suit: the dealer must run "
-                                 "the pack again (list that kick too).", where))
+            out.append(violation("AF-B3", "allfours.run.must_run_again", where, kick=kick))
     if len(kicks) > limit:
-        out.append(Violation("AF-B3", f"The pack can be run at most {limit} times with "
-                             f"{len(state['players'])} players.", "action.kicks"))
+        out.append(violation("AF-B3", "allfours.run.too_many", "action.kicks", limit=limit,
+                             count=len(state["players"])))
     return out
 
 
 def _play(state, action, player):
     card = action.get("card")
     if not is_card(card):
-        return [Violation("AF-D1", f"{card!r} is not a card.", "action.card")]
+        return [violation("AF-D1", "allfours.card.not_a_card", "action.card", value=repr(card))]
     if state["phase"] != "play":
-        return [Violation("AF-B1" if state["phase"] in ("beg", "answer") else "AF-D3",
-                          "No card can be played now: " + _phase_text(state))]
+        return [_not_in_play(state)]
     out = []
     due = next_to_play(state)
     if player != due:
-        out.append(Violation("AF-P1", f"It is {due}'s turn to play, not {player}'s."))
+        out.append(violation("AF-P1", "allfours.play.not_your_turn", "action.player", due=due,
+                             player=player))
     out += _holding(state, player, card)
     if not out:
         out += _following(state, player, card)
     return out
+
+
+def _not_in_play(state) -> Violation:
+    """No card is played before the begging is settled (AF-B1, AF-B2) or between hands
+    (AF-D3): the rule that says what must happen first."""
+    phase = state["phase"]
+    if phase == "beg":
+        return violation("AF-B1", "allfours.play.before_stand_or_beg", "action.type",
+                         eldest=player_right_of(state["players"], state["dealer"]))
+    if phase == "answer":
+        return violation("AF-B2", "allfours.play.before_answer", "action.type",
+                         dealer=state["dealer"])
+    return violation("AF-D3", "allfours.play.hand_over" if phase == "hand_over" else
+                     "allfours.play.before_deal", "action.type", dealer=state["next_dealer"])
 
 
 def _holding(state, player, card) -> list[Violation]:
@@ -135,27 +142,23 @@ def _holding(state, player, card) -> list[Violation]:
     if card in hand or card in state["exposed"][player]:
         return []
     if state["mode"] == "digital" or UNKNOWN not in hand:
-        return [Violation("AF-P1", f"{player} does not hold the {describe(card)}.",
-                          "action.card")]
-    where = _seen_where(state, card)
-    if where:
-        return [Violation("AF-K1" if card in state["kicks"] else "AF-D1", f"The {describe(card)} cannot be in {player}'s hand: it "
-                          f"{where}.", "action.card")]
-    return []
-
-
-def _seen_where(state, card) -> str | None:
-    if card in state["kicks"]:
-        return "was kicked"
+        return [violation("AF-P1", "allfours.play.not_in_hand", "action.card", player=player,
+                          card=card)]
+    if card in state["kicks"]:  # a kicked card belongs to nobody
+        return [violation("AF-K1", "allfours.play.card_was_kicked", "action.card",
+                          player=player, card=card)]
     for i, trick in enumerate(state["tricks"], start=1):
         if card in trick["cards"]:
-            return f"was played in trick {i}"
+            return [violation("AF-D1", "allfours.play.card_played_before", "action.card",
+                              player=player, card=card, trick=i)]
     if card in state["trick"]["cards"]:
-        return "was played to this trick"
+        return [violation("AF-D1", "allfours.play.card_in_this_trick", "action.card",
+                          player=player, card=card)]
     for other in state["players"]:
         if card in state["hands"][other] or card in state["exposed"][other]:
-            return f"is known to be {other}'s"
-    return None
+            return [violation("AF-D1", "allfours.play.card_known_elsewhere", "action.card",
+                              player=player, card=card, other=other)]
+    return []
 
 
 def _following(state, player, card) -> list[Violation]:
@@ -165,55 +168,43 @@ def _following(state, player, card) -> list[Violation]:
                             state["options"]["undertrump"])
     if rule is None:
         return []
-    led = state["trick"]["cards"][0]
-    return [Violation(rule, f"{player} may not play the {describe(card)} to a "
-                      f"{describe(led)} lead: {_RULE_TEXT[rule]} (trump is "
-                      f"{SUIT_NAMES[state['trump']]}).", "action.card")]
+    return [violation(rule, _FOLLOW_CODE[rule], "action.card", player=player, card=card,
+                      suit=suit_of(state["trick"]["cards"][0]), trump=state["trump"])]
 
 
 def _call(state, action, player):
     card = action.get("card")
     if not is_card(card):
-        return [Violation("AF-D1", f"{card!r} is not a card.", "action.card")]
+        return [violation("AF-D1", "allfours.card.not_a_card", "action.card", value=repr(card))]
     owner = next((p for p in state["players"] if card in state["exposed"][p]), None)
     if owner is None:
-        return [Violation("AF-P6", f"The {describe(card)} is not an exposed card.", "action.card")]
+        return [violation("AF-P6", "allfours.call.not_exposed", "action.card", card=card)]
     if side_of(state["sides"], owner) == side_of(state["sides"], player):
-        return [Violation("AF-P6", "Only an opponent may call an exposed card.")]
+        return [violation("AF-P6", "allfours.call.own_side", "action.player")]
     if state["phase"] != "play" or next_to_play(state) != owner:
-        return [Violation("AF-P6", f"An exposed card can be called only when its owner "
-                          f"({owner}) is next to play.")]
+        return [violation("AF-P6", "allfours.call.owner_not_next", "action.card", owner=owner)]
     return _following(state, owner, card)
 
 
 def _expose(state, action, player):
     card = action.get("card")
     if state["mode"] != "table":
-        return [Violation("AF-P6", "Exposing a card is a table-mode record; in digital mode a "
-                          "play out of turn is refused (AF-P1).")]
+        return [violation("AF-P6", "allfours.expose.digital", "action.type")]
     if not is_card(card):
-        return [Violation("AF-D1", f"{card!r} is not a card.", "action.card")]
+        return [violation("AF-D1", "allfours.card.not_a_card", "action.card", value=repr(card))]
     if state["phase"] != "play":
-        return [Violation("AF-P6", "Cards are exposed only during play.")]
+        return [violation("AF-P6", "allfours.expose.not_in_play", "action.type")]
     return _holding(state, player, card) or (
-        [Violation("AF-P6", f"The {describe(card)} is already exposed.")]
+        [violation("AF-P6", "allfours.expose.already", "action.card", card=card)]
         if card in state["exposed"][player] else [])
 
 
 def _misdeal(state, action, player):
     if state["mode"] != "table":
-        return [Violation("AF-I2", "In digital mode the service deals: there is no misdeal.")]
+        return [violation("AF-I2", "allfours.misdeal.digital", "action.type")]
     if state["phase"] != "beg":
-        return [Violation("AF-I2", "A misdeal is claimed before play starts.")]
+        return [violation("AF-I2", "allfours.misdeal.too_late", "action.type")]
     return []
-
-
-def _phase_text(state) -> str:
-    return {"beg": f"{player_right_of(state['players'], state['dealer'])} must first stand "
-                   "or beg (AF-B1).",
-            "answer": f"the dealer {state['dealer']} must first answer the beg (AF-B2).",
-            "hand_over": f"the hand is over; {state['next_dealer']} deals next.",
-            "deal": f"{state['next_dealer']} must deal."}.get(state["phase"], state["phase"])
 
 
 _CHECKS = {"deal": _deal, "stand": _stand_or_beg, "beg": _stand_or_beg,

@@ -20,8 +20,8 @@ from referee.games.allfours.rules import (HAND_SIZE, RUN_SIZE, default_sides, pl
                                           trick_winner_index)
 from referee.games.allfours.scoring import hand_awards
 from referee.games.allfours.snapshot import side_problems
-from referee.games.base import InvalidSetup, Problems, Violation
-from referee.games.common.cards import describe, is_card, suit_of
+from referee.games.base import InvalidSetup, Problems, Violation, violation
+from referee.games.common.cards import is_card, suit_of
 
 
 class InvalidSheet(InvalidSetup):
@@ -114,20 +114,19 @@ def sheet_problems(sheet: dict[str, Any], sides: Any, target: int) -> list[Viola
     players = sheet["players"]
     out: list[Violation] = []
     if len(players) not in (2, 4) or len(set(players)) != len(players):
-        return [Violation("AF-D1", "A sheet has 2 players, or 4 in two partnerships, each named "
-                          "once.", "sheet.players")]
+        return [violation("AF-D1", "allfours.sheet.players", "sheet.players")]
     out += side_problems(players, sides, "sheet.sides")
     if sheet["dealer"] not in players:
-        out.append(Violation("AF-D2", f"The dealer {sheet['dealer']!r} is not a player.",
-                             "sheet.dealer"))
+        out.append(violation("AF-D2", "allfours.sheet.dealer", "sheet.dealer",
+                             value=repr(sheet["dealer"])))
     for side in sheet.get("score_before") or {}:
         if isinstance(sides, dict) and side not in sides:
-            out.append(Violation("AF-S6", f"score_before names {side!r}, which is not a side.",
-                                 f"sheet.score_before.{side}"))
+            out.append(violation("AF-S6", "allfours.sheet.score_before_side",
+                                 f"sheet.score_before.{side}", value=repr(side)))
         elif sheet["score_before"][side] >= target:
-            out.append(Violation("AF-S6", f"{side} already had {sheet['score_before'][side]} "
-                                 f"points, at least the target {target}: the game was over "
-                                 "before this hand.", f"sheet.score_before.{side}"))
+            out.append(violation("AF-S6", "allfours.sheet.score_before_target",
+                                 f"sheet.score_before.{side}", side=side,
+                                 points=sheet["score_before"][side], target=target))
     kicks, beg, tricks = sheet["kicks"], sheet["beg"], sheet["tricks"]
     out += _card_problems(sheet)
     out += _kick_problems(kicks, beg)
@@ -135,9 +134,8 @@ def sheet_problems(sheet: dict[str, Any], sides: Any, target: int) -> list[Viola
         return out
     expected = HAND_SIZE + RUN_SIZE * (len(kicks) - 1)
     if len(tricks) != expected:
-        out.append(Violation("AF-X1", f"With {len(kicks)} kick(s) every player was dealt "
-                             f"{expected} cards, so the hand has {expected} tricks, not "
-                             f"{len(tricks)}.", "sheet.tricks"))
+        out.append(violation("AF-X1", "allfours.sheet.trick_count", "sheet.tricks",
+                             kicks=len(kicks), expected=expected, count=len(tricks)))
     out += _leader_problems(sheet)
     return out
 
@@ -149,48 +147,45 @@ def _card_problems(sheet) -> list[Violation]:
     for i, trick in enumerate(sheet["tricks"]):
         where = f"sheet.tricks[{i}]"
         if trick["leader"] not in sheet["players"]:
-            out.append(Violation("AF-X1", f"Trick {i + 1} is led by {trick['leader']!r}, who is "
-                                 "not a player.", where + ".leader"))
+            out.append(violation("AF-X1", "allfours.sheet.leader_not_a_player", where + ".leader",
+                                 number=i + 1, value=repr(trick["leader"])))
         if len(trick["cards"]) != n:
-            out.append(Violation("AF-X1", f"Trick {i + 1} has {len(trick['cards'])} cards, not "
-                                 f"one per player ({n}).", where + ".cards"))
+            out.append(violation("AF-X1", "allfours.sheet.trick_size", where + ".cards",
+                                 number=i + 1, count=len(trick["cards"]), players=n))
         located += [(f"{where}.cards[{j}]", c) for j, c in enumerate(trick["cards"])]
     for where, card in located:
         if not is_card(card):
-            out.append(Violation("AF-D1", f"{card!r} is not a card.", where))
+            out.append(violation("AF-D1", "allfours.card.not_a_card", where, value=repr(card)))
     counts = Counter(c for _, c in located)
     for card, times in counts.items():
         if times > 1 and is_card(card):
             places = [w for w, c in located if c == card]
             kicked = any(w == "sheet.kicks" for w in places)
-            out.append(Violation("AF-X1", f"The {describe(card)} appears {times} times "
-                                 f"({', '.join(places)})" +
-                                 ("; a kicked card is out of play (AF-K1)." if kicked else
-                                  "; every card is played once."), places[-1]))
+            out.append(violation("AF-X1", "allfours.sheet.kicked_card_played" if kicked else
+                                 "allfours.sheet.card_twice", places[-1], card=card,
+                                 times=times, places=", ".join(places)))
     return out
 
 
 def _kick_problems(kicks, beg) -> list[Violation]:
     if not kicks:
-        return [Violation("AF-X1", "A sheet needs at least one kick.", "sheet.kicks")]
+        return [violation("AF-X1", "allfours.sheet.no_kick", "sheet.kicks")]
     if not all(is_card(k) for k in kicks):
         return []
     out = []
     if beg in ("stand", "give_one") and len(kicks) != 1:
-        out.append(Violation("AF-X1", f"With {beg} there is exactly one kick; the sheet has "
-                             f"{len(kicks)}.", "sheet.kicks"))
+        out.append(violation("AF-X1", "allfours.sheet.one_kick", "sheet.kicks", beg=beg,
+                             count=len(kicks)))
     if beg == "run_pack" and len(kicks) < 2:
-        out.append(Violation("AF-X1", "Running the pack turns a new kick: a run_pack sheet has "
-                             "at least two kicks.", "sheet.kicks"))
+        out.append(violation("AF-X1", "allfours.sheet.run_needs_two_kicks", "sheet.kicks"))
     first = suit_of(kicks[0])
     for i, kick in enumerate(kicks[1:-1], start=1):
         if suit_of(kick) != first:
-            out.append(Violation("AF-X1", f"Kick {i + 1} ({kick}) changed the suit, so the pack "
-                                 "was not run again after it.", f"sheet.kicks[{i}]"))
+            out.append(violation("AF-X1", "allfours.sheet.kick_changed_suit", f"sheet.kicks[{i}]",
+                                 number=i + 1, kick=kick))
     if len(kicks) > 1 and suit_of(kicks[-1]) == first:
-        out.append(Violation("AF-X1", f"The last kick ({kicks[-1]}) repeats the suit of the "
-                             "first: the pack would have been run again.",
-                             f"sheet.kicks[{len(kicks) - 1}]"))
+        out.append(violation("AF-X1", "allfours.sheet.last_kick_same_suit",
+                             f"sheet.kicks[{len(kicks) - 1}]", kick=kicks[-1]))
     return out
 
 
@@ -200,9 +195,9 @@ def _leader_problems(sheet) -> list[Violation]:
     out = []
     for i, trick in enumerate(sheet["tricks"]):
         if trick["leader"] != expected:
-            why = "the player on the dealer's right" if i == 0 else "the winner of the last trick"
-            out.append(Violation("AF-X1", f"Trick {i + 1} must be led by {why}, {expected}, "
-                                 f"not {trick['leader']}.", f"sheet.tricks[{i}].leader"))
+            out.append(violation("AF-X1", "allfours.sheet.first_leader" if i == 0 else
+                                 "allfours.sheet.leader", f"sheet.tricks[{i}].leader",
+                                 number=i + 1, expected=expected, leader=trick["leader"]))
         start = players.index(trick["leader"])
         expected = players[(start + trick_winner_index(trick["cards"], trump)) % len(players)]
     return out

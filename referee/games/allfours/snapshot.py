@@ -14,16 +14,16 @@ from typing import Any
 
 from referee.games.allfours.consistency import check_flow
 from referee.games.allfours.rules import HAND_SIZE, RUN_SIZE, trick_winner_index
-from referee.games.base import UNKNOWN, ImpossibleState, InvalidSetup, Problems, Violation
-from referee.games.common.cards import PACK, describe, is_card, suit_of
+from referee.games.base import (UNKNOWN, ImpossibleState, InvalidSetup, Problems, Violation,
+                                violation)
+from referee.games.common.cards import PACK, is_card, suit_of
 
 PHASES = ("deal", "beg", "answer", "play", "hand_over", "game_over")
 
 
 def side_problems(players: list, sides: Any, where: str) -> list[Violation]:
     """Sides must be two, partitioning the players; with 4, partners sit opposite (AF-D1)."""
-    bad = [Violation("AF-D1", "sides must map two side names to their players: partners sit "
-                     "opposite (players[i] and players[i+2]); with 2 players one each.", where)]
+    bad = [violation("AF-D1", "allfours.sides.partition", where)]
     if not isinstance(sides, dict) or len(sides) != 2:
         return bad
     if not all(isinstance(m, list) for m in sides.values()):
@@ -46,15 +46,13 @@ def entered_deal_problems(players: list[str], deal: dict[str, Any]) -> list[Viol
     hands = deal.get("hands") if isinstance(deal, dict) else None
     stock = deal.get("stock") if isinstance(deal, dict) else None
     if not isinstance(hands, dict) or set(hands) != set(players):
-        return [Violation("AF-D3", "deal.hands must give a hand to each player and nobody else.",
-                          "deal.hands")]
+        return [violation("AF-D3", "allfours.setup.deal_hands", "deal.hands")]
     if not isinstance(stock, list):
-        return [Violation("AF-D3", "deal.stock must list the undealt cards, top first.",
-                          "deal.stock")]
+        return [violation("AF-D3", "allfours.setup.deal_stock", "deal.stock")]
     for p in players:
         if not isinstance(hands[p], list) or len(hands[p]) != HAND_SIZE:
-            out.append(Violation("AF-D3", f"{p} must be dealt exactly {HAND_SIZE} cards.",
-                                 f"deal.hands.{p}"))
+            out.append(violation("AF-D3", "allfours.setup.hand_size", f"deal.hands.{p}",
+                                 player=p, size=HAND_SIZE))
     out += _card_problems([("deal.hands." + p, c) for p in players
                            if isinstance(hands[p], list) for c in hands[p]] +
                           [("deal.stock", c) for c in stock], full_pack=True)
@@ -68,17 +66,16 @@ def _card_problems(located: list[tuple[str, Any]], full_pack: bool) -> list[Viol
         if card == UNKNOWN:
             continue
         if not is_card(card):
-            out.append(Violation("AF-D1", f"{card!r} is not a card (rank 2-10, J, Q, K, A and "
-                                 "suit C, D, H, S).", where))
+            out.append(violation("AF-D1", "allfours.card.not_a_card_notation", where,
+                                 value=repr(card)))
     for card, n in sorted(counts.items(), key=lambda kv: str(kv[0])):
         if n > 1 and is_card(card):
             places = sorted({w for w, c in located if c == card})
-            out.append(Violation("AF-D1", f"The {describe(card)} appears {n} times "
-                                 f"({', '.join(places)}); the pack has one.", places[0]))
+            out.append(violation("AF-D1", "allfours.card.twice", places[0], card=card, times=n,
+                                 places=", ".join(places)))
     if full_pack and not out and len(counts) != len(PACK):
         missing = sorted(set(PACK) - set(counts))
-        out.append(Violation("AF-D1", f"The deal must account for all 52 cards; missing: "
-                             f"{', '.join(missing)}.", "deal.stock"))
+        out.append(violation("AF-D1", "allfours.setup.deal_missing", "deal.stock", cards=missing))
     return out
 
 
@@ -88,7 +85,8 @@ def check(engine, state: dict[str, Any]) -> None:
     try:
         _check(engine, state, problems)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        problems.add("AF-D1", f"The state is malformed ({type(exc).__name__}: {exc}).", "state")
+        problems.flag("AF-D1", "allfours.snapshot.malformed", "state",
+                      error=f"{type(exc).__name__}: {exc}"[:200])
     problems.raise_as(ImpossibleState)
 
 
@@ -97,29 +95,29 @@ def _check(engine, state, problems: Problems) -> None:
     if not isinstance(players, list) or len(players) not in (2, 4) or \
             len(set(map(str, players))) != len(players) or \
             not all(isinstance(p, str) for p in players):
-        problems.add("AF-D1", "players must be 2 or 4 distinct names.", "state.players")
+        problems.flag("AF-D1", "allfours.snapshot.players", "state.players")
         return
     for v in side_problems(players, state["sides"], "state.sides"):
         problems.items.append(v)
     try:
         if engine.resolve_options(state["options"]) != state["options"]:
-            problems.add("AF-S6", "state.options must list every option.", "state.options")
+            problems.flag("AF-S6", "allfours.snapshot.options_incomplete", "state.options")
     except InvalidSetup as exc:
         problems.items += [dataclasses.replace(v, field="state." + (v.field or "options"))
                            for v in exc.violations]
     if state["mode"] not in ("digital", "table"):
-        problems.add("AF-D1", "mode must be digital or table.", "state.mode")
+        problems.flag("AF-D1", "allfours.snapshot.mode", "state.mode")
     if state["phase"] not in PHASES:
-        problems.add("AF-D1", f"phase must be one of {', '.join(PHASES)}.", "state.phase")
+        problems.flag("AF-D1", "allfours.snapshot.phase", "state.phase", phases=", ".join(PHASES))
     for who in ("dealer", "next_dealer"):
         if state[who] is not None and state[who] not in players:
-            problems.add("AF-D2", f"{who} must be one of the players.", f"state.{who}")
+            problems.flag("AF-D2", "allfours.snapshot.not_a_player", f"state.{who}", key=who)
     for name in state["sides"]:
         for key in ("score", "hand_points"):
             value = state[key][name]
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                problems.add("AF-S6", f"{key} of {name} must be a whole number ≥ 0.",
-                             f"state.{key}.{name}")
+                problems.flag("AF-S6", "allfours.snapshot.not_whole", f"state.{key}.{name}",
+                              key=key, side=name)
     if problems:
         return
     check_flow(state, problems)
@@ -137,35 +135,32 @@ def _check_cards(state, problems: Problems) -> None:
     for i, trick in enumerate(state["tricks"] + [state["trick"]]):
         located += [(f"state.tricks[{i}]", c) for c in trick["cards"]]
     if state["mode"] == "digital" and any(c == UNKNOWN for _, c in located):
-        problems.add("AF-D1", "A digital-mode state knows every card: no 'unknown'.",
-                     "state.hands")
+        problems.flag("AF-D1", "allfours.snapshot.digital_unknown", "state.hands")
     problems.items += _card_problems(located, full_pack=False)
     if problems:
         return
     if state["mode"] == "digital" and len(located) != len(PACK):
-        problems.add("AF-D1", f"The cards in hands, stock, kicks and tricks number "
-                     f"{len(located)}, not 52.", "state")
+        problems.flag("AF-D1", "allfours.snapshot.not_52", "state", count=len(located))
     if not state["kicks"] or state["trump"] != suit_of(state["kicks"][-1]):
-        problems.add("AF-K1", "trump must be the suit of the last kick.", "state.trump")
+        problems.flag("AF-K1", "allfours.snapshot.trump", "state.trump")
     runs = len(state["kicks"]) - 1 if state["beg"] == "run_pack" else 0
     dealt_each = HAND_SIZE + RUN_SIZE * runs
     played = Counter(p for t in state["tricks"] + [state["trick"]] for p in t["players"])
     for p in players:
         held = len(state["hands"][p]) + len(state["exposed"][p]) + played[p]
         if held != dealt_each:
-            problems.add("AF-D3", f"{p} holds and has played {held} cards; every player was "
-                         f"dealt {dealt_each} this hand.", f"state.hands.{p}")
+            problems.flag("AF-D3", "allfours.snapshot.hand_size", f"state.hands.{p}", player=p,
+                          held=held, dealt=dealt_each)
         by_player = [c for t in state["tricks"] + [state["trick"]]
                      for c, who in zip(t["cards"], t["players"]) if who == p]
         if state["mode"] == "digital" and sorted(state["dealt"][p]) != sorted(
                 state["hands"][p] + state["exposed"][p] + by_player):
-            problems.add("AF-S1", f"dealt.{p} must be the cards {p} holds plus those played.",
-                         f"state.dealt.{p}")
+            problems.flag("AF-S1", "allfours.snapshot.dealt", f"state.dealt.{p}", player=p)
     for i, trick in enumerate(state["tricks"]):
         if len(trick["cards"]) != len(players) or len(trick["players"]) != len(players):
-            problems.add("AF-X1", f"Trick {i + 1} must have one card per player.",
-                         f"state.tricks[{i}]")
+            problems.flag("AF-X1", "allfours.snapshot.trick_size", f"state.tricks[{i}]",
+                          number=i + 1)
         elif trick["winner"] != trick["players"][trick_winner_index(trick["cards"],
                                                                     state["trump"])]:
-            problems.add("AF-P5", f"Trick {i + 1} was not won by {trick['winner']}.",
-                         f"state.tricks[{i}].winner")
+            problems.flag("AF-P5", "allfours.snapshot.trick_winner", f"state.tricks[{i}].winner",
+                          number=i + 1, winner=trick["winner"])
