@@ -53,6 +53,11 @@ def max_runs(player_count: int) -> int:
     return left // (RUN_SIZE * player_count + 1)
 
 
+MAX_HAND = HAND_SIZE + RUN_SIZE * max_runs(2)
+"""The most cards a hand can hold, so the most tricks a hand can have (AF-B3: 21, two players
+running the pack five times)."""
+
+
 def trick_winner_index(cards: Sequence[str], trump: str) -> int:
     """Index in ``cards`` (play order) of the card winning the trick (AF-P5): the highest trump,
     otherwise the highest card of the suit led."""

@@ -16,8 +16,8 @@ from collections import Counter
 from typing import Any
 
 from referee.games.allfours.play import track_reneges
-from referee.games.allfours.rules import (HAND_SIZE, RUN_SIZE, default_sides, player_right_of,
-                                          trick_winner_index)
+from referee.games.allfours.rules import (HAND_SIZE, MAX_HAND, RUN_SIZE, default_sides,
+                                          player_right_of, trick_winner_index)
 from referee.games.allfours.scoring import hand_awards
 from referee.games.allfours.snapshot import side_problems
 from referee.games.base import InvalidSetup, Problems, Violation, violation
@@ -128,6 +128,10 @@ def sheet_problems(sheet: dict[str, Any], sides: Any, target: int) -> list[Viola
                                  f"sheet.score_before.{side}", side=side,
                                  points=sheet["score_before"][side], target=target))
     kicks, beg, tricks = sheet["kicks"], sheet["beg"], sheet["tricks"]
+    if len(tricks) > MAX_HAND or len(kicks) > MAX_HAND:  # bounded work (issue 12 item 3)
+        return out + [violation("AF-X1", "allfours.sheet.too_long", "sheet.tricks" if
+                                len(tricks) > MAX_HAND else "sheet.kicks", tricks=len(tricks),
+                                kicks=len(kicks), limit=MAX_HAND)]
     out += _card_problems(sheet)
     out += _kick_problems(kicks, beg)
     if out:

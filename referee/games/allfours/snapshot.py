@@ -13,7 +13,8 @@ from collections import Counter
 from typing import Any
 
 from referee.games.allfours.consistency import check_flow
-from referee.games.allfours.rules import HAND_SIZE, RUN_SIZE, trick_winner_index
+from referee.games.allfours.rules import (HAND_SIZE, MAX_HAND, RUN_SIZE, max_runs,
+                                          trick_winner_index)
 from referee.games.base import (UNKNOWN, ImpossibleState, InvalidSetup, Problems, Violation,
                                 violation)
 from referee.games.common.cards import PACK, is_card, suit_of
@@ -118,12 +119,38 @@ def _check(engine, state, problems: Problems) -> None:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 problems.flag("AF-S6", "allfours.snapshot.not_whole", f"state.{key}.{name}",
                               key=key, side=name)
-    if problems:
+    if problems or _too_long(state, problems):
         return
     check_flow(state, problems)
     if state["phase"] == "deal" and not state["kicks"]:
         return
     _check_cards(state, problems)
+
+
+def _too_long(state, problems: Problems) -> bool:
+    """Flag every list longer than any game allows (AF-B3: at most 21 cards a hand and as many
+    tricks; AF-D1: 52 cards; a claim or renege per card played) and say whether one was: the
+    checks that walk the lists (each bounded by these) then do not run, so a huge snapshot
+    costs one pass over its list lengths (issue 12 item 3)."""
+    players = state["players"]
+    limits = [("state.tricks", state["tricks"], MAX_HAND),
+              ("state.kicks", state["kicks"], max_runs(len(players)) + 1),
+              ("state.stock", state["stock"], len(PACK)),
+              ("state.claims", state["claims"], MAX_HAND * len(players)),
+              ("state.reneges", state["reneges"], MAX_HAND * len(players)),
+              ("state.trick.cards", state["trick"]["cards"], len(players))]
+    for key in ("hands", "dealt", "exposed"):
+        if not isinstance(state[key], dict) or set(state[key]) != set(players):
+            problems.flag("AF-D1", "allfours.snapshot.not_per_player", f"state.{key}", key=key)
+            continue
+        limits += [(f"state.{key}.{p}", state[key][p], MAX_HAND) for p in players]
+    for where, items, limit in limits:
+        if not isinstance(items, list):
+            problems.flag("AF-D1", "allfours.snapshot.not_a_list", where, key=where)
+        elif len(items) > limit:
+            problems.flag("AF-B3", "allfours.snapshot.too_long", where, key=where,
+                          count=len(items), limit=limit)
+    return bool(problems)
 
 
 def _check_cards(state, problems: Problems) -> None:
