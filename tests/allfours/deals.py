@@ -33,3 +33,10 @@ def act(state, **action):
 def rules_broken(state, **action):
     """Rule IDs ``action`` breaks in ``state`` (and apply refuses it when it breaks any)."""
     return shared_rules_broken(ENGINE, state, action)
+
+
+def two_player_play():
+    """A seeded 2-player digital game (ben deals) after ana stood: the first trick is due."""
+    state = ENGINE.setup({"players": ["ana", "ben"], "dealer": "ben", "mode": "digital",
+                          "options": ENGINE.resolve_options({})}, seed=42)
+    return act(state, type="stand", player="ana")

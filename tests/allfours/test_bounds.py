@@ -9,13 +9,7 @@ from referee.games.allfours.engine import ENGINE
 from referee.games.allfours.rules import MAX_HAND
 from referee.games.allfours.sheet import InvalidSheet, score_sheet
 from referee.games.base import ImpossibleState
-from tests.allfours.deals import act, rules_broken
-
-
-def _playing():
-    state = ENGINE.setup({"players": ["ana", "ben"], "dealer": "ben", "mode": "digital",
-                          "options": ENGINE.resolve_options({})}, seed=42)
-    return act(state, type="stand", player="ana")
+from tests.allfours.deals import act, rules_broken, two_player_play
 
 
 def _violations(state):
@@ -27,7 +21,7 @@ def _violations(state):
 def test_af_b3_a_snapshot_with_4096_tricks_is_one_problem_found_before_any_trick_is_walked():
     """AF-B3: a hand has at most 21 cards, so at most 21 tricks; 4096 empty tricks are refused
     with one problem (not one per trick) naming the field and the count."""
-    state = copy.deepcopy(_playing())
+    state = copy.deepcopy(two_player_play())
     state["tricks"] = [{}] * 4096
     assert _violations(state) == [("AF-B3", "allfours.snapshot.too_long", "state.tricks")]
     assert MAX_HAND == 21
@@ -35,13 +29,13 @@ def test_af_b3_a_snapshot_with_4096_tricks_is_one_problem_found_before_any_trick
 
 def test_af_d1_a_hand_for_a_non_player_is_refused():
     """AF-D1: hands belong to the players; a hand for 'eve' holding ben's cards is impossible."""
-    state = copy.deepcopy(_playing())
+    state = copy.deepcopy(two_player_play())
     state["hands"]["eve"] = list(state["hands"]["ben"])
     assert _violations(state) == [("AF-D1", "allfours.snapshot.not_per_player", "state.hands")]
 
 
 def test_af_b3_a_hand_longer_than_21_cards_is_refused_by_its_length():
-    state = copy.deepcopy(_playing())
+    state = copy.deepcopy(two_player_play())
     state["hands"]["ana"] = state["hands"]["ana"] * 4  # 24 cards
     assert _violations(state) == [("AF-B3", "allfours.snapshot.too_long", "state.hands.ana")]
 

@@ -8,13 +8,7 @@ import pytest
 
 from referee.games.allfours.engine import ENGINE
 from referee.games.base import ImpossibleState
-from tests.allfours.deals import act
-
-
-def _two_player_play():
-    state = ENGINE.setup({"players": ["ana", "ben"], "dealer": "ben", "mode": "digital",
-                          "options": ENGINE.resolve_options({})}, seed=42)
-    return act(state, type="stand", player="ana")
+from tests.allfours.deals import act, two_player_play
 
 
 def _problem_fields(state):
@@ -24,7 +18,7 @@ def _problem_fields(state):
 
 
 def _tampered(change):
-    state = copy.deepcopy(_two_player_play())
+    state = copy.deepcopy(two_player_play())
     change(state)
     return _problem_fields(state)
 
@@ -80,7 +74,7 @@ def test_af_d2_hand_over_needs_the_next_dealer():
 
 
 def test_tampered_snapshot_through_the_api_is_422_impossible_state(client):
-    state = _two_player_play()
+    state = two_player_play()
     state["sides"] = {"ana": ["ana", "ben"], "ben": []}
     response = client.post("/v1/games/all-fours/apply",
                            json={"state": state, "action": {"type": "play", "player": "ana",
