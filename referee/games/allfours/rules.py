@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from referee.games.common.cards import rank_of, rank_value, suit_of
+from referee.games.common.cards import PACK, rank_of, rank_value, suit_of
 
 HAND_SIZE = 6  # AF-D3
 RUN_SIZE = 3  # AF-B3: each run of the pack adds 3 cards to every hand
@@ -58,23 +58,21 @@ MAX_HAND = HAND_SIZE + RUN_SIZE * max_runs(2)
 running the pack five times)."""
 
 
+_RANK = {card: rank_value(card) for card in PACK}
+"""Rank order of each card (A high, AF-D1), looked up once per card played."""
+
+
 def trick_winner_index(cards: Sequence[str], trump: str) -> int:
     """Index in ``cards`` (play order) of the card winning the trick (AF-P5): the highest trump,
     otherwise the highest card of the suit led."""
-    led = suit_of(cards[0])
-    best = 0
-    for i, card in enumerate(cards[1:], start=1):
-        if _beats(card, cards[best], led, trump):
-            best = i
+    led = cards[0][-1]
+    best, best_key = 0, (-1, -1)
+    for i, card in enumerate(cards):
+        suit = card[-1]
+        key = (2 if suit == trump else 1 if suit == led else 0, _RANK.get(card, -1))
+        if key > best_key:
+            best, best_key = i, key
     return best
-
-
-def _beats(card: str, other: str, led: str, trump: str) -> bool:
-    if suit_of(card) == trump and suit_of(other) != trump:
-        return True
-    if suit_of(card) == suit_of(other) and suit_of(card) in (trump, led):
-        return rank_value(card) > rank_value(other)
-    return False
 
 
 def follow_violation(hand: Iterable[str], trick: Sequence[str], card: str, trump: str,
