@@ -2,6 +2,8 @@
 
 Every expected value is worked out by hand from shared/rules/allfours.md (rule IDs in names).
 """
+import copy
+
 import pytest
 
 from referee.games.allfours.engine import ENGINE
@@ -201,3 +203,15 @@ def test_af_i2_a_misdeal_is_a_redeal_by_the_same_dealer_keeping_the_point():
     assert state["score"] == {"ana": 1, "ben": 0} and state["redeals"] == 1
     assert state["phase"] == "deal" and state["next_dealer"] == "ben"
     ENGINE.check_snapshot(state)
+
+
+def test_af_d1_digital_mode_conserves_the_52_cards_and_the_invariant_can_fail():
+    """The conformance suite compares ``conserved`` before and after every action: in digital
+    mode it is the whole pack (AF-D1), 52 distinct cards; a card lost from a hand changes it."""
+    state = ENGINE.setup({"players": ["ana", "ben", "cy", "dee"], "dealer": "ana",
+                          "mode": "digital", "options": ENGINE.resolve_options({})}, seed=5)
+    cards = ENGINE.conserved(state)["cards"]
+    assert len(cards) == len(set(cards)) == 52
+    lost = copy.deepcopy(state)
+    lost["hands"]["ben"].pop()
+    assert ENGINE.conserved(lost) != ENGINE.conserved(state)

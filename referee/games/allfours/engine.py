@@ -199,6 +199,17 @@ class AllFours(Engine):
                 yield from each_card(hand, "hands", player)
         yield from each_card(state["stock"], "stock")
 
+    def conserved(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Digital mode: the 52 cards of the pack (AF-D1), wherever they are — hands, exposed,
+        stock, kicks, tricks — through every action, redeals included; table mode knows only
+        the cards seen, so nothing is declared."""
+        if state["mode"] != "digital":
+            return {}
+        cards = [c for p in state["players"] for c in state["hands"][p] + state["exposed"][p]]
+        cards += state["stock"] + state["kicks"] + state["trick"]["cards"]
+        cards += [c for trick in state["tricks"] for c in trick["cards"]]
+        return {"cards": sorted(cards)}
+
     def repair_hidden(self, before: dict[str, Any], after: dict[str, Any]) -> None:
         """Keep ``dealt`` (never shown until the hand is scored) consistent with exchanged
         hands: each player was dealt what they now hold plus what they played (AF-S1)."""
