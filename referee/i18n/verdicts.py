@@ -75,9 +75,11 @@ def term(kind: str, game: str, value: Any, lang: str) -> str:
 
 def render(code: str, params: Mapping[str, Any], lang: str) -> str:
     """The sentence of message ``code`` in ``lang`` with ``params`` filled in (game terms
-    translated: :data:`TERM_PARAMS`).  The game is the code's first part (``coup.…``).
+    translated: :data:`TERM_PARAMS`; a ``{"code", "params"}`` value is a nested message,
+    rendered the same way).  The game is the code's first part (``coup.…``).
     :class:`UnknownMessage` when the code or a term has no text in ``lang``."""
     game = GAME_OF_PREFIX.get(code.split(".", 1)[0], "")
-    values = {name: term(TERM_PARAMS[name], game, value, lang) if name in TERM_PARAMS
+    values = {name: render(value["code"], value["params"], lang) if isinstance(value, dict)
+              else term(TERM_PARAMS[name], game, value, lang) if name in TERM_PARAMS
               else str(value) for name, value in params.items()}
     return _format(text(code, lang), values)

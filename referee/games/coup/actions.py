@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from referee.games.base import Problems, Violation
+from referee.games.base import Problems, Violation, violation
 from referee.games.coup import choices, declare, windows
 from referee.games.coup.cards import (ACTION_RULES, HOST, TURN_ACTIONS, blocking_characters,
                                       exchange_return_rule)
@@ -65,58 +65,66 @@ RULES: dict[str, tuple[Check, Play]] = {
 }
 
 
-def awaiting(state: dict[str, Any]) -> str:
-    """Say, in a sentence, what the game waits for now."""
+def awaiting(state: dict[str, Any]) -> dict[str, Any]:
+    """What the game waits for now, as a message: ``{"code", "params"}`` (a ``now``
+    parameter of the refusals below; the edge renders it in the reader's language)."""
     turn = state["turn"]
     stage, actor = turn["stage"], turn["player"]
     if state["winner"] is not None:
-        return f"The game is over: {state['winner']} won."
+        return _now("over", winner=state["winner"])
     if state["loss"] is not None:
-        return f"{state['loss']['player']} must first turn up a face-down card (lose_influence)."
+        return _now("loss", player=state["loss"]["player"])
     if stage in PROOFS:
-        return f"{claimant(state)} must prove the {claimed(state)} or concede."
-    return {
-        CHOOSE: "Each player must first choose their second card (choose_card).",
-        DECLARE: f"{actor} must declare this turn's action.",
-        ACTION_CHALLENGE: f"{', '.join(window_waiting(state))} may challenge or pass.",
-        BLOCK: f"{', '.join(window_waiting(state))} may block or pass.",
-        BLOCK_CHALLENGE: f"{', '.join(window_waiting(state))} may challenge the block or pass.",
-        EXCHANGE: f"{actor} must return cards (return_cards).",
-        SHOW: f"{(turn['action'] or {}).get('target')} must show a card (show_card).",
-        DECIDE: f"{actor} must decide on the examined card (examine_decide).",
-    }.get(stage, f"Stage {stage}.")
+        return _now("proof", claimant=claimant(state), character=claimed(state))
+    if stage in WINDOWS:
+        return _now(stage, players=", ".join(window_waiting(state)))
+    if stage == SHOW:
+        return _now(stage, target=(turn["action"] or {}).get("target"))
+    return _now(stage, actor=actor)
+
+
+def _now(what: str, **params: Any) -> dict[str, Any]:
+    return {"code": f"coup.now.{what}", "params": params}
+
+
+def awaiting_text(state: dict[str, Any]) -> str:
+    """:func:`awaiting` as an English sentence (the views' ``awaiting``)."""
+    now = awaiting(state)
+    return violation("COUP-T1", now["code"], **now["params"]).message
 
 
 def _check_shape(state: dict[str, Any], action: Any, problems: Problems) -> bool:
     """The action is an object of a known type, by a seated player (the host for
     close_window), with exactly the fields of its type."""
     if not isinstance(action, dict):
-        problems.add("COUP-T1", "An action must be an object with a type and a player.",
-                     "action")
+        problems.flag("COUP-T1", "coup.action.not_an_object", "action")
         return False
     kind, player = action.get("type"), action.get("player")
     if not isinstance(kind, str) or kind not in FIELDS:
-        problems.add("COUP-T1", f"Unknown action type {kind!r}; known: "
-                     f"{', '.join(FIELDS)}.", "action.type")
+        problems.flag("COUP-T1", "coup.action.unknown_type", "action.type", kind=repr(kind),
+                      known=', '.join(FIELDS))
         return False
     rule = TYPE_RULES[kind]
     if kind == "return_cards":
         rule = exchange_return_rule(state["options"]["exchanger"])
     if kind == "close_window":
         if player != HOST and player not in state["players"]:
-            problems.add("COUP-W1", f"close_window is sent by {HOST!r}.", "action.player")
+            problems.flag("COUP-W1", "coup.action.close_window_by_host", "action.player",
+                          host=repr(HOST))
     elif not isinstance(player, str) or player not in state["players"]:
-        problems.add("COUP-S1", f"{player!r} is not a player of this game.", "action.player")
+        problems.flag("COUP-S1", "coup.action.not_a_player", "action.player", player=repr(player))
     for key in action:
         if key not in ("type", "player") and key not in FIELDS[kind]:
-            problems.add(rule, f"{kind} takes no field {key!r}.", f"action.{key}")
+            problems.flag(rule, "coup.action.unknown_field", f"action.{key}", kind=kind,
+                          key=repr(key))
     for key, (types, required) in FIELDS[kind].items():
         value = action.get(key)
         if value is None and not required:
             continue
         if isinstance(value, bool) and bool not in types or not isinstance(value, types):
-            problems.add(rule, f"{kind} needs {key!r} as "
-                         f"{' or '.join(t.__name__ for t in types)}.", f"action.{key}")
+            problems.flag(rule, "coup.action.field_type", f"action.{key}", kind=kind,
+                          key=repr(key),
+                          types=' or '.join(t.__name__ for t in types))
     return not problems
 
 
@@ -125,39 +133,41 @@ def _check_stage(state: dict[str, Any], action: dict[str, Any], problems: Proble
     kind, player = action["type"], action["player"]
     loss, stage = state["loss"], state["turn"]["stage"]
     if state["winner"] is not None:
-        problems.add("COUP-E1", awaiting(state), "action.type")
+        problems.flag("COUP-E1", "coup.stage.over", "action.type", now=awaiting(state))
     elif loss is not None:
         if kind != "lose_influence" or player != loss["player"]:
-            problems.add("COUP-W2", awaiting(state), "action.type")
+            problems.flag("COUP-W2", "coup.stage.loss_first", "action.type",
+                          now=awaiting(state))
     elif kind == "lose_influence":
-        problems.add("COUP-L1", f"Nobody has to lose influence now; {awaiting(state)}",
-                     "action.type")
+        problems.flag("COUP-L1", "coup.lose.nobody", "action.type", now=awaiting(state))
     elif kind not in STAGE_ACTIONS[stage]:
-        problems.add(*_wrong_stage(state, kind), "action.type")
+        problems.items.append(_wrong_stage(state, kind))
     return not problems
 
 
-def _wrong_stage(state: dict[str, Any], kind: str) -> tuple[str, str]:
-    """The rule and sentence for an action the current stage does not take."""
+def _wrong_stage(state: dict[str, Any], kind: str) -> Violation:
+    """The violation of an action the current stage does not take."""
     stage = state["turn"]["stage"]
     now = awaiting(state)
     declared = (state["turn"]["action"] or {}).get("type")
     exchanger = state["options"]["exchanger"]
+    where = "action.type"
     if kind == "block" and declared and not blocking_characters(declared, exchanger):
         # A4, A7, A8: "cannot be blocked" — not W1's "too early", which invites a retry.
         rule = (exchange_return_rule(exchanger) if declared == "exchange"
                 else ACTION_RULES[declared])
-        return rule, f"{declared} cannot be blocked; {now}"
+        return violation(rule, "coup.block.not_blockable", where, action=declared, now=now)
     if kind == "block" and stage == ACTION_CHALLENGE:
-        return "COUP-W1", f"No block while the action's challenge window is open; {now}"
+        return violation("COUP-W1", "coup.block.too_early", where, now=now)
     if kind == "block" and state["turn"]["block"] is not None:
-        return "COUP-B2", f"Only one block per action; {now}"
+        return violation("COUP-B2", "coup.block.only_one", where, now=now)
     if kind == "challenge" and stage in PROOFS:
-        return "COUP-C1", f"Only the first challenge counts; {now}"
+        return violation("COUP-C1", "coup.challenge.only_first", where, now=now)
     if kind in TURN_ACTIONS and stage != CHOOSE:
-        actor = state["turn"]["player"]
-        return "COUP-T1", f"{actor} has already declared this turn's action; {now}"
-    return STAGE_RULES.get(stage, "COUP-W2"), f"{kind} is not possible now; {now}"
+        return violation("COUP-T1", "coup.declare.already_declared", where,
+                         actor=state["turn"]["player"], now=now)
+    return violation(STAGE_RULES.get(stage, "COUP-W2"), "coup.stage.not_now", where,
+                     kind=kind, now=now)
 
 
 def violations(state: dict[str, Any], action: Any) -> list[Violation]:

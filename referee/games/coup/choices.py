@@ -21,8 +21,9 @@ def _check_card_name(state: dict[str, Any], card: Any, rule: str, where: str,
     """The card must be a character (or, for a face-down card at a table, unknown)."""
     if is_card_name(card, state["mode"]) and not (face_up and card == UNKNOWN):
         return True
-    known = "a character" if face_up or state["mode"] == "digital" else "a character or unknown"
-    problems.add(rule, f"{card!r} is not a card name here; name {known}.", where)
+    code = ("coup.card.not_a_character" if face_up or state["mode"] == "digital"
+            else "coup.card.not_a_card_name")
+    problems.flag(rule, code, where, name=repr(card))
     return False
 
 
@@ -43,7 +44,7 @@ def check_lose(state: dict[str, Any], action: dict[str, Any], problems: Problems
         return
     if not can_take(state, state["hands"][player], [card]):
         rule = "COUP-X1" if state["mode"] == "table" else "COUP-L1"
-        problems.add(rule, f"{player} has no face-down {card} to turn up.", "action.card")
+        problems.flag(rule, "coup.lose.no_such_card", "action.card", player=player, card_name=card)
 
 
 def play_lose(state: dict[str, Any], action: dict[str, Any], events: list) -> None:
@@ -67,18 +68,18 @@ def check_return(state: dict[str, Any], action: dict[str, Any], problems: Proble
     player, cards = action["player"], action["cards"]
     rule = exchange_return_rule(state["options"]["exchanger"])
     if player != turn["player"]:
-        problems.add(rule, f"Only {turn['player']}, the exchanger, returns cards.",
-                     "action.player")
+        problems.flag(rule, "coup.exchange.not_the_exchanger", "action.player",
+                      player=turn['player'])
         return
     count = len(turn["drawn"])
     if len(cards) != count:
-        problems.add(rule, f"{player} must return exactly {count} card"
-                     f"{'s' if count != 1 else ''}, not {len(cards)}.", "action.cards")
+        problems.flag(rule, "coup.exchange.wrong_count", "action.cards", player=player,
+                      count=count, returned=len(cards))
     names_ok = all([_check_card_name(state, c, rule, f"action.cards[{i}]", problems)
                     for i, c in enumerate(cards)])
     if names_ok and not can_take(state, state["hands"][player] + turn["drawn"], cards):
-        problems.add(rule, f"{player} cannot return {', '.join(cards)}: they are not all among "
-                     "their face-down cards and the cards drawn.", "action.cards")
+        problems.flag(rule, "coup.exchange.not_in_pool", "action.cards", player=player,
+                      names=', '.join(cards))
 
 
 def play_return(state: dict[str, Any], action: dict[str, Any], events: list) -> None:
@@ -111,13 +112,12 @@ def check_show(state: dict[str, Any], action: dict[str, Any], problems: Problems
     target = state["turn"]["action"]["target"]
     player, card = action["player"], action["card"]
     if player != target:
-        problems.add("COUP-A8b", f"Only {target}, the examined player, chooses the card shown.",
-                     "action.player")
+        problems.flag("COUP-A8b", "coup.show.not_the_examined", "action.player", target=target)
         return
     if _check_card_name(state, card, "COUP-A8b", "action.card", problems) and not can_take(
             state, state["hands"][player], [card]):
         rule = "COUP-X1" if state["mode"] == "table" else "COUP-A8b"
-        problems.add(rule, f"{player} has no face-down {card} to show.", "action.card")
+        problems.flag(rule, "coup.show.no_such_card", "action.card", player=player, card_name=card)
 
 
 def play_show(state: dict[str, Any], action: dict[str, Any], events: list) -> None:
@@ -143,7 +143,7 @@ def check_decide(state: dict[str, Any], action: dict[str, Any], problems: Proble
     """COUP-A8b: the Inquisitor gives the card back or has it swapped."""
     actor = state["turn"]["player"]
     if action["player"] != actor:
-        problems.add("COUP-A8b", f"Only {actor}, the Inquisitor, decides.", "action.player")
+        problems.flag("COUP-A8b", "coup.decide.not_the_inquisitor", "action.player", actor=actor)
 
 
 def play_decide(state: dict[str, Any], action: dict[str, Any], events: list) -> None:
@@ -184,10 +184,11 @@ def check_choose(state: dict[str, Any], action: dict[str, Any], problems: Proble
     player, card = action["player"], action["card"]
     pile = state["piles"][player]
     if len(state["hands"][player]) > 1:
-        problems.add("COUP-S5", f"{player} has already chosen a card.", "action.player")
+        problems.flag("COUP-S5", "coup.choose.already_chosen", "action.player", player=player)
     elif _check_card_name(state, card, "COUP-S5", "action.card", problems) and not can_take(
             state, pile, [card]):
-        problems.add("COUP-S5", f"{player}'s pile holds no {card}.", "action.card")
+        problems.flag("COUP-S5", "coup.choose.not_in_pile", "action.card", player=player,
+                      card_name=card)
 
 
 def play_choose(state: dict[str, Any], action: dict[str, Any], events: list) -> None:

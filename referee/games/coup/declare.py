@@ -18,32 +18,30 @@ def check_declare(state: dict[str, Any], action: dict[str, Any], problems: Probl
     actor = state["turn"]["player"]
     rule = ACTION_RULES[kind]
     if player != actor:
-        problems.add("COUP-T1", f"It is {actor}'s turn: {player} cannot declare {kind}.",
-                     "action.player")
+        problems.flag("COUP-T1", "coup.declare.not_your_turn", "action.player", actor=actor,
+                      player=player, action=kind)
         return
     coins = state["coins"][player]
     if coins >= FORCED_COUP_COINS and kind != "coup":
-        problems.add("COUP-T2", f"{player} began the turn with {coins} coins and must coup; "
-                     f"{kind} is not allowed.", "action.type")
+        problems.flag("COUP-T2", "coup.declare.must_coup", "action.type", player=player,
+                      coins=coins, action=kind)
     if kind == "examine" and state["options"]["exchanger"] != INQUISITOR:
-        problems.add("COUP-B2", "examine is the Inquisitor's power and this game uses the "
-                     "Ambassador.", "action.type")
+        problems.flag("COUP-B2", "coup.declare.examine_without_inquisitor", "action.type")
     if kind in COSTS and coins < COSTS[kind]:
-        problems.add(rule, f"{kind} costs {COSTS[kind]} coins; {player} has {coins}.",
-                     "action.type")
+        problems.flag(rule, "coup.declare.too_few_coins", "action.type", action=kind,
+                      cost=COSTS[kind], player=player, coins=coins)
     if kind in TARGETED:
         target = action["target"]
         if target not in state["players"]:
-            problems.add("COUP-A9", f"The target {target!r} is not a player of this game.",
-                         "action.target")
+            problems.flag("COUP-A9", "coup.target.not_a_player", "action.target",
+                          target=repr(target))
         elif target == player:
-            problems.add("COUP-A9", f"{player} cannot target themselves.", "action.target")
+            problems.flag("COUP-A9", "coup.target.self", "action.target", player=player)
         elif not state["hands"][target]:
-            problems.add("COUP-A9", f"{target} is out of the game and cannot be targeted.",
-                         "action.target")
+            problems.flag("COUP-A9", "coup.target.out", "action.target", target=target)
         elif (kind == "steal" and state["coins"][target] == 0
               and not state["options"]["steal_from_empty"]):
-            problems.add("COUP-A6", f"{target} has no coins to steal.", "action.target")
+            problems.flag("COUP-A6", "coup.target.no_coins", "action.target", target=target)
 
 
 def play_declare(state: dict[str, Any], action: dict[str, Any], events: list) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import Engine, InvalidSetup, OptionSpec, Violation, each_card
+from referee.games.base import Engine, InvalidSetup, OptionSpec, Violation, each_card, violation
 from referee.games.coup import actions
 from referee.games.coup.cards import EXCHANGERS
 from referee.games.coup.setup import setup_game
@@ -59,14 +59,14 @@ class CoupEngine(Engine):
         """Start a game (COUP-S1–S8): ``body`` = ``{"players", "options", "mode", "deal"?}``,
         ``seed`` drives the deal and every later court shuffle.  Raises :class:`InvalidSetup`."""
         if not isinstance(body, dict):
-            raise InvalidSetup(Violation("COUP-S1", "The setup body must be an object.", "body"))
+            raise InvalidSetup(violation("COUP-S1", "coup.setup.body_not_object", "body"))
         unknown = set(body) - {"players", "options", "mode", "seed", "deal"}
         if unknown:
-            raise InvalidSetup([Violation("COUP-S1", f"Unknown setup field {k!r}.", k)
+            raise InvalidSetup([violation("COUP-S1", "coup.setup.unknown_field", k, key=repr(k))
                                 for k in sorted(unknown)])
         options = body.get("options")
         if options is not None and not isinstance(options, dict):
-            raise InvalidSetup(Violation("COUP-S2", "options must be an object.", "options"))
+            raise InvalidSetup(violation("COUP-S2", "coup.setup.options_not_object", "options"))
         return setup_game(body, self.resolve_options(options), 0 if seed is None else seed)
 
     def _check_snapshot(self, state: dict[str, Any]) -> None:
@@ -107,7 +107,7 @@ class CoupEngine(Engine):
 
     def _view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         """A seat's view, the public view (``None``) or the referee's (COUP-V1)."""
-        return view_of(state, viewer, self._to_move(state), actions.awaiting(state))
+        return view_of(state, viewer, self._to_move(state), actions.awaiting_text(state))
 
     def hidden_places(self, state: dict[str, Any], viewer: str | None):
         """COUP-V1: other players' face-down influence, the court deck, other seats' 2-player

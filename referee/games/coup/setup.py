@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from referee.games.base import MODES, REFEREE, UNKNOWN, InvalidSetup, Problems, Violation
+from referee.games.base import MODES, REFEREE, UNKNOWN, InvalidSetup, Problems, violation
 from referee.games.common.shuffle import shuffled
 from referee.games.coup.cards import (HAND_SIZE, HOST, START_COINS, TREASURY_VALUE,
                                       characters_in_game, copies_per_character, full_deck,
@@ -35,14 +35,15 @@ def setup_game(body: dict[str, Any], options: dict[str, Any], seed: int | str) -
     players = _players(body.get("players"), problems)
     mode = body.get("mode", "digital")
     if mode not in MODES:
-        problems.add("COUP-X1", f"mode must be one of {', '.join(MODES)}, not {mode!r}.", "mode")
+        problems.flag("COUP-X1", "coup.setup.bad_mode", "mode", modes=', '.join(MODES),
+                      mode=repr(mode))
     if not isinstance(seed, (int, str)) or isinstance(seed, bool):
-        problems.add("COUP-S4", "The seed must be an integer or a string.", "seed")
+        problems.flag("COUP-S4", "coup.setup.bad_seed", "seed")
     problems.raise_as(InvalidSetup)
     first = options["first_player"] if options["first_player"] is not None else players[0]
     if first not in players:
-        problems.add("COUP-S8", f"options.first_player {first!r} is not one of the players.",
-                     "options.first_player")
+        problems.flag("COUP-S8", "coup.setup.first_player_unknown", "options.first_player",
+                      first=repr(first))
     problems.raise_as(InvalidSetup)
     if body.get("deal") is None:
         hands, court, piles = _shuffled_deal(players, options["exchanger"], mode, seed)
@@ -65,16 +66,16 @@ def _players(players: Any, problems: Problems) -> list[str]:
     """Check COUP-S1: 2 to 8 distinct names (``"host"`` is reserved for COUP-W1, the
     referee's viewer id for COUP-V1: a seat of that name would be shown every card)."""
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        problems.add("COUP-S1", "players must be a list of non-empty names.", "players")
+        problems.flag("COUP-S1", "coup.setup.players_not_names", "players")
         return []
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        problems.add("COUP-S1", f"Coup takes 2 to 8 players, not {len(players)}.", "players")
+        problems.flag("COUP-S1", "coup.setup.player_count", "players", count=len(players))
     if len(set(players)) != len(players):
-        problems.add("COUP-S1", "Each player must have a different name.", "players")
+        problems.flag("COUP-S1", "coup.setup.players_not_unique", "players")
     if HOST in players:
-        problems.add("COUP-W1", f"{HOST!r} is reserved for the host (close_window).", "players")
+        problems.flag("COUP-W1", "coup.setup.host_reserved", "players", host=repr(HOST))
     if REFEREE in players:
-        problems.add("COUP-V1", f"{REFEREE!r} is reserved for the referee's view.", "players")
+        problems.flag("COUP-V1", "coup.setup.referee_reserved", "players", referee=repr(REFEREE))
     return players
 
 
@@ -97,12 +98,13 @@ def _entered_deal(deal: Any, players: list[str], exchanger: str, mode: str):
     problems = Problems()
     two = len(players) == 2
     if not isinstance(deal, dict):
-        raise InvalidSetup(Violation("COUP-S4", "deal must be an object.", "deal"))
+        raise InvalidSetup(violation("COUP-S4", "coup.setup.deal_not_object", "deal"))
     allowed = {"hands", "court", "piles"} if two else {"hands", "court"}
     for key in deal:
         if key not in allowed:
-            problems.add("COUP-S5" if key == "piles" else "COUP-S4",
-                         f"deal.{key} is not part of a {len(players)}-player deal.", f"deal.{key}")
+            problems.flag("COUP-S5" if key == "piles" else "COUP-S4",
+                          "coup.setup.deal_unknown_part", f"deal.{key}", key=key,
+                          count=len(players))
     hand_size = 1 if two else HAND_SIZE
     hands = _card_table(deal.get("hands"), players, hand_size, "deal.hands", mode, exchanger,
                         problems)
@@ -120,8 +122,8 @@ def _entered_deal(deal: Any, players: list[str], exchanger: str, mode: str):
         for where, cards in groups.items():
             twice = sorted(c for c, k in Counter(cards).items() if c != UNKNOWN and k > 1)
             if twice:
-                problems.add("COUP-S5", f"{where} must hold one copy of each character; "
-                             f"{', '.join(twice)} appears twice.", where)
+                problems.flag("COUP-S5", "coup.setup.pile_twice", where, place=where,
+                              names=', '.join(twice))
     else:
         everything = [c for h in hands.values() for c in h] + court
         _check_counts(everything, exchanger, len(players), mode, problems)
@@ -137,24 +139,25 @@ def _check_counts(cards: list[str], exchanger: str, n: int, mode: str,
     for character in characters_in_game(exchanger):
         have = counts[character]
         if have > copies or (mode == "digital" and have != copies):
-            problems.add("COUP-S3", f"The deal holds {have} {character} cards; a {n}-player "
-                         f"game has {copies}.", "deal")
+            problems.flag("COUP-S3", "coup.setup.copies", "deal", have=have, name=character,
+                          count=n, copies=copies)
 
 
 def _card_table(table: Any, players: list[str], size: int, where: str, mode: str,
                 exchanger: str, problems: Problems) -> dict[str, list[str]]:
     """Check ``{player: [size cards]}`` for every player and no one else."""
     if not isinstance(table, dict):
-        problems.add("COUP-S4", f"{where} must map each player to their cards.", where)
+        problems.flag("COUP-S4", "coup.setup.table_not_object", where, place=where)
         return {}
     for key in table:
         if key not in players:
-            problems.add("COUP-S1", f"{where} names {key!r}, who is not a player.",
-                         f"{where}.{key}")
+            problems.flag("COUP-S1", "coup.setup.not_a_player", f"{where}.{key}", place=where,
+                          key=repr(key))
     out = {}
     for p in players:
         if p not in table:
-            problems.add("COUP-S4", f"{where} has no cards for {p}.", f"{where}.{p}")
+            problems.flag("COUP-S4", "coup.setup.no_cards_for", f"{where}.{p}", place=where,
+                          player=p)
             continue
         out[p] = _card_list(table[p], size, f"{where}.{p}", mode, exchanger, problems)
     return out
@@ -164,14 +167,15 @@ def _card_list(cards: Any, size: int, where: str, mode: str, exchanger: str,
                problems: Problems) -> list[str]:
     """Check a list of ``size`` card names of this game (COUP-S2; unknown only in table mode)."""
     if not isinstance(cards, list):
-        problems.add("COUP-S4", f"{where} must be a list of {size} cards.", where)
+        problems.flag("COUP-S4", "coup.setup.not_a_list", where, place=where, size=size)
         return []
     if len(cards) != size:
-        problems.add("COUP-S4", f"{where} must hold {size} cards, not {len(cards)}.", where)
+        problems.flag("COUP-S4", "coup.setup.wrong_size", where, place=where, size=size,
+                      count=len(cards))
     in_game = characters_in_game(exchanger)
     for i, card in enumerate(cards):
         if not is_card_name(card, mode) or (card != UNKNOWN and card not in in_game):
-            problems.add("COUP-S2", f"{where}[{i}] {card!r} is not a card of this game "
-                         f"({', '.join(in_game)}"
-                         f"{', unknown' if mode == 'table' else ''}).", f"{where}[{i}]")
+            problems.flag("COUP-S2", "coup.setup.not_a_card", f"{where}[{i}]", place=where, i=i,
+                          name=repr(card),
+                          names=', '.join(in_game) + (', unknown' if mode == 'table' else ''))
     return list(cards)

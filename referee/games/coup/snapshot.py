@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 from referee.games.base import (MODES, REFEREE, UNKNOWN, ImpossibleState, Problems,
-                                Violation)
+                                violation)
 from referee.games.common.options import snapshot_option_problems
 from referee.games.coup.cards import (EXCHANGE_DRAW, HAND_SIZE, HOST, TARGETED, TREASURY_VALUE,
                                       TURN_ACTIONS, blocking_characters, characters_in_game,
@@ -40,7 +40,7 @@ def check_snapshot(state: Any, resolve_options) -> None:
     """
     problems = Problems()
     if not isinstance(state, dict):
-        raise ImpossibleState(Violation("COUP-S1", "The state must be an object.", "state"))
+        raise ImpossibleState(violation("COUP-S1", "coup.snapshot.not_object", "state"))
     _check_types(state, resolve_options, problems)
     problems.raise_as(ImpossibleState)
     _check_cards(state, problems)
@@ -59,25 +59,25 @@ def _check_types(state: dict, resolve_options, problems: Problems) -> None:
     """Every field present with its type; cards are card names of this game (COUP-S2)."""
     for key in state:
         if key not in TOP_FIELDS:
-            problems.add("COUP-S1", f"Unknown field {key!r} in a Coup state.", f"state.{key}")
+            problems.flag("COUP-S1", "coup.snapshot.unknown_field", f"state.{key}", key=repr(key))
     missing = [k for k in TOP_FIELDS if k not in state]
     if missing:
-        problems.add("COUP-S1", f"The state lacks {', '.join(missing)}.", "state")
+        problems.flag("COUP-S1", "coup.snapshot.missing_fields", "state",
+                      fields=', '.join(missing))
         return
     if state["game"] != "coup":
-        problems.add("COUP-S1", "state.game must be 'coup'.", "state.game")
+        problems.flag("COUP-S1", "coup.snapshot.not_coup", "state.game")
     if state["mode"] not in MODES:
-        problems.add("COUP-X1", f"state.mode must be one of {', '.join(MODES)}.", "state.mode")
+        problems.flag("COUP-X1", "coup.snapshot.bad_mode", "state.mode", modes=', '.join(MODES))
     seed = state["seed"]
     if not (_is_int(seed) or isinstance(seed, str) and seed):
-        problems.add("COUP-S4", "state.seed must be an integer ≥ 0 or a string.", "state.seed")
+        problems.flag("COUP-S4", "coup.snapshot.bad_seed", "state.seed")
     players = state["players"]
     if (not isinstance(players, list) or not 2 <= len(players) <= 8
             or not all(isinstance(p, str) and p and p not in (HOST, REFEREE) for p in players)
             or len(set(players)) != len(players)):
-        problems.add("COUP-S1", "state.players must list 2 to 8 different names (not "
-                     f"{HOST!r} nor {REFEREE!r}).",
-                     "state.players")
+        problems.flag("COUP-S1", "coup.snapshot.bad_players", "state.players", host=repr(HOST),
+                      referee=repr(REFEREE))
         return
     _check_options(state, resolve_options, problems)
     if problems:
@@ -87,21 +87,19 @@ def _check_types(state: dict, resolve_options, problems: Problems) -> None:
     for key in ("coins", "hands", "revealed"):
         _check_seat_table(state, key, problems)
     if not _is_int(state["treasury"]):
-        problems.add("COUP-S7", "state.treasury must be a whole number of coins ≥ 0.",
-                     "state.treasury")
+        problems.flag("COUP-S7", "coup.snapshot.bad_treasury", "state.treasury")
     if not _is_int(state["shuffles"]):
-        problems.add("COUP-S4", "state.shuffles must be an integer ≥ 0.", "state.shuffles")
+        problems.flag("COUP-S4", "coup.snapshot.bad_shuffles", "state.shuffles")
     piles = state["piles"]
     if len(players) == 2:
         _check_seat_table(state, "piles", problems)
     elif piles != {}:
-        problems.add("COUP-S5", "Only a 2-player game has piles.", "state.piles")
+        problems.flag("COUP-S5", "coup.snapshot.piles_not_two", "state.piles")
     if problems:
         return
     for p in players:
         if not _is_int(state["coins"][p]):
-            problems.add("COUP-S7", f"{p}'s coins must be a whole number ≥ 0.",
-                         f"state.coins.{p}")
+            problems.flag("COUP-S7", "coup.snapshot.bad_coins", f"state.coins.{p}", player=p)
         _check_cards_list(state["hands"][p], f"state.hands.{p}", mode, in_game, problems)
         _check_cards_list(state["revealed"][p], f"state.revealed.{p}", "digital", in_game,
                           problems)
@@ -121,8 +119,8 @@ def _check_options(state: dict, resolve_options, problems: Problems) -> None:
     options = state["options"]
     first = options.get("first_player")
     if first is not None and first not in state["players"]:
-        problems.add("COUP-S8", f"options.first_player {first!r} is not a player.",
-                     "state.options.first_player")
+        problems.flag("COUP-S8", "coup.snapshot.first_player_unknown",
+                      "state.options.first_player", first=repr(first))
 
 
 def _check_seat_table(state: dict, key: str, problems: Problems) -> None:
@@ -130,34 +128,35 @@ def _check_seat_table(state: dict, key: str, problems: Problems) -> None:
     kind = "coins" if key == "coins" else "a list of cards"
     if (not isinstance(table, dict) or set(table) != set(state["players"])
             or (key != "coins" and not all(isinstance(v, list) for v in table.values()))):
-        problems.add("COUP-S1", f"state.{key} must give {kind} for each player and no one "
-                     "else.", f"state.{key}")
+        problems.flag("COUP-S1", "coup.snapshot.bad_seat_table", f"state.{key}", key=key,
+                      kind=kind)
 
 
 def _check_cards_list(cards: Any, where: str, mode: str, in_game: tuple,
                       problems: Problems) -> None:
     if not isinstance(cards, list):
-        problems.add("COUP-S2", f"{where} must be a list of cards.", where)
+        problems.flag("COUP-S2", "coup.snapshot.not_a_list", where, place=where)
         return
     for i, card in enumerate(cards):
         if not is_card_name(card, mode) or (card != UNKNOWN and card not in in_game):
-            problems.add("COUP-S2", f"{where}[{i}] {card!r} is not a card of this game"
-                         f"{' here' if card == UNKNOWN else ''}.", f"{where}[{i}]")
+            code = ("coup.snapshot.unknown_here" if card == UNKNOWN
+                    else "coup.snapshot.not_a_card")
+            problems.flag("COUP-S2", code, f"{where}[{i}]", place=where, i=i, name=repr(card))
 
 
 def _check_turn_types(state: dict, problems: Problems) -> None:
     turn, players = state["turn"], state["players"]
     if not isinstance(turn, dict) or set(turn) != set(TURN_FIELDS):
-        problems.add("COUP-T1", f"state.turn must hold exactly {', '.join(TURN_FIELDS)}.",
-                     "state.turn")
+        problems.flag("COUP-T1", "coup.snapshot.bad_turn_fields", "state.turn",
+                      fields=', '.join(TURN_FIELDS))
         return
     if not _is_int(turn["number"]) or turn["number"] < 1:
-        problems.add("COUP-T1", "state.turn.number must be an integer ≥ 1.", "state.turn.number")
+        problems.flag("COUP-T1", "coup.snapshot.bad_turn_number", "state.turn.number")
     if turn["player"] not in players:
-        problems.add("COUP-T1", "state.turn.player must be a player.", "state.turn.player")
+        problems.flag("COUP-T1", "coup.snapshot.bad_turn_player", "state.turn.player")
     if turn["stage"] not in STAGES:
-        problems.add("COUP-T1", f"state.turn.stage must be one of {', '.join(STAGES)}.",
-                     "state.turn.stage")
+        problems.flag("COUP-T1", "coup.snapshot.bad_stage", "state.turn.stage",
+                      stages=', '.join(STAGES))
     action = turn["action"]
     if action is not None:
         kind = action.get("type") if isinstance(action, dict) else None
@@ -165,30 +164,25 @@ def _check_turn_types(state: dict, problems: Problems) -> None:
         if kind not in TURN_ACTIONS or set(action) != keys or (
                 kind in TARGETED and (action["target"] not in players
                                       or action["target"] == turn["player"])):
-            problems.add("COUP-A9", "state.turn.action must be a turn action, with a target "
-                         "(another player) when it takes one.", "state.turn.action")
+            problems.flag("COUP-A9", "coup.snapshot.bad_action", "state.turn.action")
     passed = turn["passed"]
     if (not isinstance(passed, list) or not all(p in players for p in passed)
             or len(set(passed)) != len(passed)):
-        problems.add("COUP-W1", "state.turn.passed must list different players.",
-                     "state.turn.passed")
+        problems.flag("COUP-W1", "coup.snapshot.bad_passed", "state.turn.passed")
     if turn["challenger"] is not None and turn["challenger"] not in players:
-        problems.add("COUP-C1", "state.turn.challenger must be a player.",
-                     "state.turn.challenger")
+        problems.flag("COUP-C1", "coup.snapshot.bad_challenger", "state.turn.challenger")
     block = turn["block"]
     if block is not None and (not isinstance(block, dict) or set(block) != {"player", "character"}
                               or block["player"] not in players
                               or block["character"] not in
                               characters_in_game(state["options"]["exchanger"])):
-        problems.add("COUP-B1", "state.turn.block must be {player, character} of this game.",
-                     "state.turn.block")
+        problems.flag("COUP-B1", "coup.snapshot.bad_block", "state.turn.block")
     in_game = characters_in_game(state["options"]["exchanger"])
     _check_cards_list(turn["drawn"], "state.turn.drawn", state["mode"], in_game, problems)
     shown = turn["shown"]
     if shown is not None and not (is_card_name(shown, state["mode"])
                                   and (shown == UNKNOWN or shown in in_game)):
-        problems.add("COUP-A8b", "state.turn.shown must be a card of this game.",
-                     "state.turn.shown")
+        problems.flag("COUP-A8b", "coup.snapshot.bad_shown", "state.turn.shown")
 
 
 def _check_loss_winner(state: dict, key: str, problems: Problems) -> None:
@@ -197,12 +191,12 @@ def _check_loss_winner(state: dict, key: str, problems: Problems) -> None:
         return
     if key == "winner":
         if value not in state["players"]:
-            problems.add("COUP-E1", "state.winner must be a player or null.", "state.winner")
+            problems.flag("COUP-E1", "coup.snapshot.bad_winner", "state.winner")
         return
     if (not isinstance(value, dict) or set(value) != {"player", "rule"}
             or value["player"] not in state["players"] or value["rule"] not in LOSS_RULES):
-        problems.add("COUP-W2", "state.loss must be null or {player, rule} with rule one of "
-                     f"{', '.join(LOSS_RULES)}.", "state.loss")
+        problems.flag("COUP-W2", "coup.snapshot.bad_loss", "state.loss",
+                      rules=', '.join(LOSS_RULES))
 
 
 # --- invariants ----------------------------------------------------------------------------
@@ -212,19 +206,19 @@ def _check_cards(state: dict, problems: Problems) -> None:
     deck = Counter(full_deck(state["options"]["exchanger"], n))
     cards = [c for where in card_locations(state) for c in where]
     if len(cards) != sum(deck.values()):
-        problems.add("COUP-S3", f"The state holds {len(cards)} cards; a {n}-player game has "
-                     f"{sum(deck.values())}.", "state")
+        problems.flag("COUP-S3", "coup.snapshot.card_count", "state", count=len(cards), players=n,
+                      total=sum(deck.values()))
     counts = Counter(c for c in cards if c != UNKNOWN)
     for character, copies in deck.items():
         if counts[character] > copies or (state["mode"] == "digital"
                                           and counts[character] != copies):
-            problems.add("COUP-S3", f"The state holds {counts[character]} {character} cards; "
-                         f"the game has {copies}.", "state")
+            problems.flag("COUP-S3", "coup.snapshot.copies", "state", count=counts[character],
+                          name=character, copies=copies)
     drawn = len(state["turn"]["drawn"])
     court = 3 if n == 2 else sum(deck.values()) - HAND_SIZE * n  # COUP-S4, S5
     if len(state["court"]) + drawn != court:
-        problems.add("COUP-S4", f"The court deck holds {len(state['court'])} cards (and "
-                     f"{drawn} drawn); it should hold {court}.", "state.court")
+        problems.flag("COUP-S4", "coup.snapshot.court_size", "state.court",
+                      count=len(state['court']), drawn=drawn, court=court)
 
 
 MAX_COINS = 12
@@ -236,9 +230,9 @@ def _check_seats(state: dict, problems: Problems) -> None:
     players = state["players"]
     coins = sum(state["coins"].values())
     if coins + state["treasury"] != TREASURY_VALUE:
-        problems.add("COUP-S7", f"Coins do not add up: {coins} with the players and "
-                     f"{state['treasury']} in the treasury make {coins + state['treasury']}, "
-                     f"not {TREASURY_VALUE}.", "state.treasury")
+        problems.flag("COUP-S7", "coup.snapshot.coins_not_conserved", "state.treasury",
+                      coins=coins, treasury=state['treasury'], total=coins + state['treasury'],
+                      value=TREASURY_VALUE)
     choosing = state["turn"]["stage"] == CHOOSE
     for p in players:
         hand, revealed = state["hands"][p], state["revealed"][p]
@@ -246,33 +240,29 @@ def _check_seats(state: dict, problems: Problems) -> None:
             pile = len(state["piles"][p])
             if (choosing and (len(hand), pile) not in ((1, 5), (2, 4))
                     or not choosing and pile != 4):
-                problems.add("COUP-S5", f"{p} holds {len(hand)} card(s) with a pile of {pile}.",
-                             f"state.piles.{p}")
+                problems.flag("COUP-S5", "coup.snapshot.pile_size", f"state.piles.{p}", player=p,
+                              count=len(hand), pile=pile)
             if choosing and revealed:
-                problems.add("COUP-S5", "No card is lost before both players chose.",
-                             f"state.revealed.{p}")
+                problems.flag("COUP-S5", "coup.snapshot.lost_before_choice", f"state.revealed.{p}")
         if len(hand) + len(revealed) != HAND_SIZE and not (choosing and len(hand) == 1):
-            problems.add("COUP-S4", f"{p} has {len(hand)} face-down and {len(revealed)} "
-                         f"face-up cards; a player has {HAND_SIZE} in all.", f"state.hands.{p}")
+            problems.flag("COUP-S4", "coup.snapshot.hand_size", f"state.hands.{p}", player=p,
+                          down=len(hand), up=len(revealed), size=HAND_SIZE)
         if state["coins"][p] > MAX_COINS:
-            problems.add("COUP-T2", f"{p} has {state['coins'][p]} coins; nobody can hold more "
-                         f"than {MAX_COINS} (coins are gained only on one's own turn, and a "
-                         "turn begun with 10 or more must be a coup).", f"state.coins.{p}")
+            problems.flag("COUP-T2", "coup.snapshot.too_many_coins", f"state.coins.{p}", player=p,
+                          coins=state['coins'][p], most=MAX_COINS)
         if not hand and state["coins"][p]:
-            problems.add("COUP-L2", f"{p} is out but still has {state['coins'][p]} coins.",
-                         f"state.coins.{p}")
+            problems.flag("COUP-L2", "coup.snapshot.out_with_coins", f"state.coins.{p}", player=p,
+                          coins=state['coins'][p])
     alive = living(state)
     winner = state["winner"]
     over = state["turn"]["stage"] == OVER
     if len(alive) == 1 and (winner != alive[0] or not over):
-        problems.add("COUP-E1", f"Only {alive[0]} has influence left: they have won.",
-                     "state.winner")
+        problems.flag("COUP-E1", "coup.snapshot.winner_missing", "state.winner", player=alive[0])
     elif not alive:
-        problems.add("COUP-E1", "Nobody has influence left; one player always does.",
-                     "state.hands")
+        problems.flag("COUP-E1", "coup.snapshot.nobody_alive", "state.hands")
     elif len(alive) != 1 and (winner is not None or over):
-        problems.add("COUP-E1", f"{len(alive)} players have influence left; nobody has won.",
-                     "state.winner")
+        problems.flag("COUP-E1", "coup.snapshot.winner_too_early", "state.winner",
+                      count=len(alive))
 
 
 def _check_turn(state: dict, problems: Problems) -> None:
@@ -282,31 +272,30 @@ def _check_turn(state: dict, problems: Problems) -> None:
     where = "state.turn"
     if stage == OVER:
         if loss is not None:
-            problems.add("COUP-E1", "The game is over: nobody has a loss to take.", "state.loss")
+            problems.flag("COUP-E1", "coup.snapshot.loss_after_end", "state.loss")
         return
     if not state["hands"][turn["player"]]:
-        problems.add("COUP-L2", f"{turn['player']} is out and cannot have the turn.",
-                     f"{where}.player")
+        problems.flag("COUP-L2", "coup.snapshot.turn_of_out_player", f"{where}.player",
+                      player=turn['player'])
         return
     if stage == CHOOSE and len(state["players"]) != 2:
-        problems.add("COUP-S5", "Only a 2-player game chooses cards.", f"{where}.stage")
+        problems.flag("COUP-S5", "coup.snapshot.choose_not_two", f"{where}.stage")
     if (action is None) != (stage in (CHOOSE, DECLARE)):
-        problems.add("COUP-T1", f"At stage {stage} the declared action must be "
-                     f"{'absent' if stage in (CHOOSE, DECLARE) else 'present'}.",
-                     f"{where}.action")
+        problems.flag("COUP-T1", "coup.snapshot.action_present" if stage in (CHOOSE, DECLARE)
+                      else "coup.snapshot.action_absent", f"{where}.action", stage=stage)
         return
     if (loss is not None) != (stage in CONTINUATIONS):
-        problems.add("COUP-W2", f"A pending loss goes with stages {', '.join(CONTINUATIONS)} "
-                     f"only (stage {stage}).", "state.loss")
+        problems.flag("COUP-W2", "coup.snapshot.loss_stage", "state.loss",
+                      stages=', '.join(CONTINUATIONS), stage=stage)
         return
     if loss is not None:
         hand = state["hands"][loss["player"]]
         if not hand or (state["mode"] == "digital" and len(hand) == 1):
-            problems.add("COUP-L1", f"{loss['player']} cannot have a loss pending with "
-                         f"{len(hand)} face-down card(s).", "state.loss")
+            problems.flag("COUP-L1", "coup.snapshot.loss_without_choice", "state.loss",
+                          player=loss['player'], count=len(hand))
         elif not _loss_arises(state):
-            problems.add("COUP-W2", f"No step of this turn costs {loss['player']} an influence "
-                         f"under {loss['rule']} at stage {stage}.", "state.loss")
+            problems.flag("COUP-W2", "coup.snapshot.loss_not_arising", "state.loss",
+                          player=loss['player'], cause=loss['rule'], stage=stage)
     _check_stage_fields(state, problems)
 
 
@@ -340,51 +329,52 @@ def _check_stage_fields(state: dict, problems: Problems) -> None:
     where = "state.turn"
     kind = action["type"] if action else None
     if kind == "examine" and exchanger != "inquisitor":
-        problems.add("COUP-B2", "examine needs the Inquisitor in the game.", f"{where}.action")
+        problems.flag("COUP-B2", "coup.snapshot.examine_without_inquisitor", f"{where}.action")
     if stage in (ACTION_CHALLENGE, ACTION_PROOF) and claimed_character(kind, exchanger) is None:
-        problems.add("COUP-C1", f"{kind} claims no character to challenge.", f"{where}.stage")
+        problems.flag("COUP-C1", "coup.snapshot.nothing_to_challenge", f"{where}.stage", kind=kind)
     if stage in (BLOCK, BLOCK_CHALLENGE, BLOCK_PROOF) and not blocking_characters(kind,
                                                                                   exchanger):
-        problems.add("COUP-B1", f"{kind} cannot be blocked.", f"{where}.stage")
+        problems.flag("COUP-B1", "coup.snapshot.not_blockable", f"{where}.stage", kind=kind)
     block = turn["block"]
     if (block is not None) != (stage in (BLOCK_CHALLENGE, BLOCK_PROOF)) and stage in (
             BLOCK, BLOCK_CHALLENGE, BLOCK_PROOF, DECLARE, ACTION_CHALLENGE, ACTION_PROOF):
-        problems.add("COUP-B2", f"At stage {stage} there is {'no' if block is None else 'a'} "
-                     "block.", f"{where}.block")
+        problems.flag("COUP-B2", "coup.snapshot.block_absent" if block is None
+                      else "coup.snapshot.block_present", f"{where}.block", stage=stage)
     elif block is not None and (
             block["character"] not in blocking_characters(kind, exchanger)
             or block["player"] == turn["player"]
             or (stage in (BLOCK_CHALLENGE, BLOCK_PROOF)
                 and block["player"] not in eligible_blockers(state))):
-        problems.add("COUP-B1", f"{block['player']} cannot block {kind} with the "
-                     f"{block['character']}.", f"{where}.block")
+        problems.flag("COUP-B1", "coup.snapshot.bad_block_claim", f"{where}.block",
+                      player=block['player'], kind=kind, name=block['character'])
     if problems:
         return
     challenger = turn["challenger"]
     if (challenger is not None) != (stage in PROOFS):
-        problems.add("COUP-C1", f"At stage {stage} there is {'no' if challenger is None else 'a'}"
-                     " challenger.", f"{where}.challenger")
+        problems.flag("COUP-C1", "coup.snapshot.challenger_absent" if challenger is None
+                      else "coup.snapshot.challenger_present", f"{where}.challenger",
+                      stage=stage)
     elif challenger is not None and (not state["hands"][challenger]
                                      or challenger == claimant(state)):
-        problems.add("COUP-C1", f"{challenger} cannot challenge here.", f"{where}.challenger")
+        problems.flag("COUP-C1", "coup.snapshot.bad_challenger_seat", f"{where}.challenger",
+                      challenger=challenger)
     if stage in WINDOWS:
         if not set(turn["passed"]) <= set(window_candidates(state)):
-            problems.add("COUP-W1", "Only eligible players can have passed.", f"{where}.passed")
+            problems.flag("COUP-W1", "coup.snapshot.passed_not_eligible", f"{where}.passed")
         elif not window_waiting(state):
-            problems.add("COUP-W1", "Every eligible player passed: the window is closed.",
-                         f"{where}.passed")
+            problems.flag("COUP-W1", "coup.snapshot.window_all_passed", f"{where}.passed")
     elif turn["passed"]:
-        problems.add("COUP-W1", f"No window is open at stage {stage}.", f"{where}.passed")
+        problems.flag("COUP-W1", "coup.snapshot.passed_without_window", f"{where}.passed",
+                      stage=stage)
     draw = EXCHANGE_DRAW[exchanger] if stage == EXCHANGE else 0
     if stage == EXCHANGE and kind != "exchange" or len(turn["drawn"]) != draw:
-        problems.add("COUP-A7", f"At stage {stage} an exchange has drawn {draw} card(s).",
-                     f"{where}.drawn")
+        problems.flag("COUP-A7", "coup.snapshot.drawn_count", f"{where}.drawn", stage=stage,
+                      draw=draw)
     if stage in (SHOW, DECIDE) and kind != "examine":
-        problems.add("COUP-A8b", f"Stage {stage} belongs to an examine.", f"{where}.stage")
+        problems.flag("COUP-A8b", "coup.snapshot.stage_not_examine", f"{where}.stage", stage=stage)
     elif stage in (SHOW, DECIDE) and not state["hands"][action["target"]]:
-        problems.add("COUP-R1", "The examined player is out.", f"{where}.action")
+        problems.flag("COUP-R1", "coup.snapshot.examined_out", f"{where}.action")
     elif (turn["shown"] is not None) != (stage == DECIDE) or (
             stage == DECIDE and not can_take(state, state["hands"][action["target"]],
                                              [turn["shown"]])):
-        problems.add("COUP-A8b", "Only a card of the examined player's hand is shown, until "
-                     "the Inquisitor decides.", f"{where}.shown")
+        problems.flag("COUP-A8b", "coup.snapshot.bad_shown_card", f"{where}.shown")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from referee.games.base import REFEREE, IllegalAction, Violation
+from referee.games.base import REFEREE, IllegalAction, violation
 
 
 def view_of(state: dict[str, Any], viewer: str | None, to_move: list[str],
@@ -21,8 +21,8 @@ def view_of(state: dict[str, Any], viewer: str | None, to_move: list[str],
         return copy.deepcopy(state)
     players = state["players"]
     if viewer is not None and viewer not in players:
-        raise IllegalAction(Violation("COUP-V1", f"{viewer!r} is not a player of this game.",
-                                      "viewer"))
+        raise IllegalAction(violation("COUP-V1", "coup.view.unknown_viewer", "viewer",
+                                      viewer=repr(viewer)))
     turn = state["turn"]
     seen_turn = {k: copy.deepcopy(v) for k, v in turn.items() if k not in ("drawn", "shown")}
     seen_turn["drawn_count"] = len(turn["drawn"])

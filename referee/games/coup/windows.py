@@ -23,19 +23,18 @@ def _check_window_member(state: dict[str, Any], player: str, problems: Problems)
     if player in window_waiting(state):
         return
     if not state["hands"][player]:
-        problems.add("COUP-L2", f"{player} is out of the game and cannot act.", "action.player")
+        problems.flag("COUP-L2", "coup.window.player_out", "action.player", player=player)
     elif player in turn["passed"]:
-        problems.add("COUP-W1", f"{player} already passed in this window.", "action.player")
+        problems.flag("COUP-W1", "coup.window.already_passed", "action.player", player=player)
     elif turn["stage"] == BLOCK and only_target_blocks(turn["action"]["type"]):
         kind = turn["action"]["type"]
-        problems.add(ACTION_RULES[kind], f"Only {turn['action']['target']}, the target, may "
-                     f"block this {kind}.", "action.player")
+        problems.flag(ACTION_RULES[kind], "coup.block.only_target", "action.player",
+                      target=turn['action']['target'], action=kind)
     elif turn["stage"] == BLOCK:
-        problems.add("COUP-A2", f"{player} cannot block their own foreign aid.",
-                     "action.player")
+        problems.flag("COUP-A2", "coup.block.own_foreign_aid", "action.player", player=player)
     else:
-        problems.add("COUP-C1", f"{player} cannot challenge their own claim of the "
-                     f"{claimed(state)}.", "action.player")
+        problems.flag("COUP-C1", "coup.challenge.own_claim", "action.player", player=player,
+                      character=claimed(state))
 
 
 def check_challenge(state: dict[str, Any], action: dict[str, Any], problems: Problems) -> None:
@@ -74,14 +73,15 @@ def check_block(state: dict[str, Any], action: dict[str, Any], problems: Problem
     exchanger = state["options"]["exchanger"]
     kind = state["turn"]["action"]["type"]
     if character not in CHARACTERS:
-        problems.add("COUP-S2", f"{character!r} is not a character of Coup.", "action.character")
+        problems.flag("COUP-S2", "coup.block.not_a_character", "action.character",
+                      name=repr(character))
     elif character not in characters_in_game(exchanger):
-        problems.add("COUP-B2", f"The {character} is not in this game (it uses the "
-                     f"{exchanger}); it cannot be claimed.", "action.character")
+        problems.flag("COUP-B2", "coup.block.character_not_in_game", "action.character",
+                      character=character, characters=[exchanger])
     elif character not in blocking_characters(kind, exchanger):
-        blockers = " or the ".join(blocking_characters(kind, exchanger))
-        problems.add("COUP-B1", f"The {character} cannot block {kind}; only the {blockers} "
-                     "can.", "action.character")
+        problems.flag("COUP-B1", "coup.block.wrong_character", "action.character",
+                      character=character, action=kind,
+                      characters=list(blocking_characters(kind, exchanger)))
 
 
 def play_block(state: dict[str, Any], action: dict[str, Any], events: list) -> None:
@@ -99,8 +99,7 @@ def check_close_window(state: dict[str, Any], action: dict[str, Any],
                        problems: Problems) -> None:
     """COUP-W1: only the host (``"player": "host"``) closes a window."""
     if action["player"] != HOST:
-        problems.add("COUP-W1", f"Only the host closes a window ({action['player']} may pass).",
-                     "action.player")
+        problems.flag("COUP-W1", "coup.window.host_only", "action.player", player=action['player'])
 
 
 def play_close_window(state: dict[str, Any], action: dict[str, Any], events: list) -> None:
@@ -114,8 +113,8 @@ def play_close_window(state: dict[str, Any], action: dict[str, Any], events: lis
 def _check_claimant(state: dict[str, Any], player: str, problems: Problems) -> bool:
     who = claimant(state)
     if player != who:
-        problems.add("COUP-C2", f"Only {who}, who claimed the {claimed(state)}, answers the "
-                     "challenge.", "action.player")
+        problems.flag("COUP-C2", "coup.proof.not_the_claimant", "action.player", claimant=who,
+                      character=claimed(state))
         return False
     return True
 
@@ -129,17 +128,20 @@ def check_prove(state: dict[str, Any], action: dict[str, Any], problems: Problem
     character = claimed(state)
     card = action.get("card")
     if card is None and state["mode"] == "table":
-        problems.add("COUP-X1", "At a table, prove must name the card shown.", "action.card")
+        problems.flag("COUP-X1", "coup.proof.card_required", "action.card")
+    elif card is not None and card not in CHARACTERS:
+        problems.flag("COUP-C2", "coup.proof.not_a_character", "action.card", name=card,
+                      character=character)
     elif card is not None and card != character:
-        problems.add("COUP-C2", f"A {card} proves nothing: the claim was the {character}.",
-                     "action.card")
+        problems.flag("COUP-C2", "coup.proof.wrong_card", "action.card", card=card,
+                      character=character)
     elif not can_take(state, state["hands"][player], [character]):
         if state["mode"] == "table":
-            problems.add("COUP-X1", f"{player} cannot hold a {character}: every copy is "
-                         "accounted for.", "action.card")
+            problems.flag("COUP-X1", "coup.proof.every_copy_seen", "action.card", player=player,
+                          character=character)
         else:
-            problems.add("COUP-C2", f"{player} holds no {character} and cannot prove the "
-                         "claim; they may concede.", "action.card")
+            problems.flag("COUP-C2", "coup.proof.not_held", "action.card", player=player,
+                          character=character)
 
 
 def play_prove(state: dict[str, Any], action: dict[str, Any], events: list) -> None:
