@@ -34,7 +34,7 @@ def test_coup_a1_income_takes_one_coin_unchallenged_unblocked(new_game):
 def test_coup_a2_foreign_aid_two_coins_blocked_by_any_duchess_claim(new_game):
     game = new_game(HANDS).do("foreign_aid", "A")
     assert game.turn["stage"] == "block"                  # no challenge window: no claim
-    assert game.rules("challenge", "B") == {"COUP-W1"}
+    assert game.rules("challenge", "B") == {"COUP-A2"}   # claims no character (A2), not W1
     game.do("pass", "B").do("pass", "C")
     assert game.coins["A"] == 4
     game = new_game(HANDS).do("foreign_aid", "A").do("block", "C", character="duchess")

@@ -42,7 +42,7 @@ def test_unknown_player_target_and_host_are_violations_not_errors(api, deal_body
                          "C": ["ambassador", "captain"]}))
     assert api.refused("income", "Z") == {"COUP-S1"}
     assert api.refused("steal", "A", target="Z") == {"COUP-A9"}
-    assert api.refused("close_window", "host") == {"COUP-T1"}   # no window open
+    assert api.refused("close_window", "host") == {"COUP-W1"}   # no window open (W1, not T1)
     api.do("tax", "A")
     assert api.legal("host") == [{"type": "close_window", "player": "host"}]
     api.do("close_window", "host")

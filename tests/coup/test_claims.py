@@ -23,7 +23,7 @@ def test_coup_w1_window_open_to_all_at_once_closes_when_all_passed(new_game):
 def test_coup_w1_first_challenge_closes_the_window(new_game):
     game = new_game(HANDS).do("tax", "A").do("challenge", "C")
     assert game.rules("challenge", "B") == {"COUP-C1"}       # only the first counts
-    assert game.rules("pass", "B") == {"COUP-C2"}
+    assert game.rules("pass", "B") == {"COUP-W1"}          # the challenge closed the window
 
 
 def test_coup_w1_block_while_the_challenge_window_is_open_is_rejected(new_game):
@@ -37,7 +37,7 @@ def test_coup_w1_host_closes_the_window_for_whoever_has_not_acted(new_game):
     assert game.rules("close_window", "B") == {"COUP-W1"}   # a seat passes instead
     game.do("close_window", "host")
     assert game.coins["A"] == 5 and game.turn["player"] == "B"
-    assert game.rules("close_window", "host") == {"COUP-T1"}   # no window open now
+    assert game.rules("close_window", "host") == {"COUP-W1"}   # no window open now
 
 
 def test_coup_w2_a_loss_is_taken_before_anything_else(new_game):

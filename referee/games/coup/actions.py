@@ -12,6 +12,7 @@ from typing import Any, Callable
 from referee.games.base import Problems, Violation, violation
 from referee.games.coup import choices, declare, windows
 from referee.games.coup.cards import (ACTION_RULES, HOST, TURN_ACTIONS, blocking_characters,
+                                      claimed_character,
                                       exchange_return_rule)
 from referee.games.coup.flow import (ACTION_CHALLENGE, BLOCK, BLOCK_CHALLENGE, CHOOSE, DECIDE,
                                      DECLARE, EXCHANGE, OVER, PROOFS, SHOW, WINDOWS, claimant,
@@ -163,6 +164,18 @@ def _wrong_stage(state: dict[str, Any], kind: str) -> Violation:
         return violation("COUP-B2", "coup.block.only_one", where, now=now)
     if kind == "challenge" and stage in PROOFS:
         return violation("COUP-C1", "coup.challenge.only_first", where, now=now)
+    if kind == "challenge" and declared and claimed_character(declared, exchanger) is None:
+        # A1-A3: the action itself claims no character — not "too late" (W1).
+        return violation(ACTION_RULES[declared], "coup.challenge.not_claimed", where,
+                         action=declared)
+    if kind == "challenge" and stage == DECLARE:
+        return violation("COUP-C1", "coup.challenge.no_claim", where, now=now)
+    if kind in ("prove", "concede"):
+        return violation("COUP-C2", "coup.proof.no_challenge", where, kind=kind, now=now)
+    if kind in _WINDOW and stage not in WINDOWS:
+        rule = "COUP-T1" if kind == "pass" and stage == DECLARE else "COUP-W1"
+        code = "coup.declare.no_pass" if rule == "COUP-T1" else "coup.window.none_open"
+        return violation(rule, code, where, kind=kind, now=now)
     if kind in TURN_ACTIONS and stage != CHOOSE:
         return violation("COUP-T1", "coup.declare.already_declared", where,
                          actor=state["turn"]["player"], now=now)
