@@ -5,6 +5,7 @@ snapshot is checked once here, and returned as the engine's ``CheckedState``."""
 from __future__ import annotations
 
 import dataclasses
+import reprlib
 
 import secrets
 from typing import Any
@@ -92,8 +93,8 @@ def load_action(entry: GameEntry, action: Any, prefix: str = "action") -> dict[s
         raise InvalidInput(f"{prefix} must be an object.",
                       errors=[{"field": prefix, "message": "Not an object."}])
     kind = action.get("type")
-    if kind not in schemas:
-        message = (f"Unknown action type {kind!r} for {entry.engine.name}; one of: "
+    if not isinstance(kind, str) or kind not in schemas:  # a list or object is no type either
+        message = (f"Unknown action type {reprlib.repr(kind)} for {entry.engine.name}; one of: "
                    f"{', '.join(schemas)}.")
         raise InvalidInput(message,
                       errors=[{"field": f"{prefix}.type", "message": message}])

@@ -63,3 +63,19 @@ def test_an_array_past_4096_items_is_422_naming_it_before_any_schema_walks_it(cl
     sheet["tricks"] = [[]] * 21  # a legal length: each trick that is not an object is listed
     body = client.post("/v1/games/all-fours/score", json={"sheet": sheet}).get_json()
     assert body["error_count"] == 21 and len(body["errors"]) == 21
+
+
+@pytest.mark.parametrize("kind", [["x"], {"a": 1}, 5, None, True])
+@pytest.mark.parametrize("endpoint", ["validate", "apply"])
+def test_an_action_type_that_is_not_a_string_is_422_naming_it_in_every_game(client, kind,
+                                                                            endpoint):
+    """A list or object as ``action.type`` was a 500 (unhashable); every game answers 422
+    invalid-input naming ``action.type``."""
+    from referee.registry import GAMES
+    for name, entry in GAMES.items():
+        setup = client.post(f"/v1/games/{name}/setup", json=entry.example_setup)
+        assert setup.status_code == 200, name
+        answer = client.post(f"/v1/games/{name}/{endpoint}", json={
+            "state": setup.get_json()["state"], "action": {"type": kind, "player": "x"}})
+        assert answer.status_code == 422, (name, answer.get_json())
+        assert answer.get_json()["errors"][0]["field"] == "action.type"
