@@ -1,5 +1,5 @@
 """Run every case file of ``$REFEREE_CASES_DIR`` (default ``tests/cases``, the repository's copy) through the HTTP
-API and compare with its hand-checked ``expect`` (format: ``shared/cases/README.md``).
+API and compare with its hand-checked ``expect`` (format: ``tests/cases/README.md``).
 
 Kinds: ``trick-sheet`` (``POST /v1/games/all-fours/score``), ``sequence`` (setup, then
 validate and apply step by step), ``round-score`` / ``game-score`` (Gnoming scoring endpoints).
