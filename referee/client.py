@@ -19,9 +19,10 @@ chosen on an old position, so read the match and choose again.
 """
 from __future__ import annotations
 
+import json
 import time
 import uuid
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 import requests
 
@@ -32,6 +33,10 @@ RETRIED = (requests.ConnectionError, requests.Timeout)
 
 MAX_WAIT = 10.0
 """The longest ``Retry-After`` (seconds) the client waits before retrying a 503."""
+
+STREAM_READ_TIMEOUT = 60.0
+"""Seconds :meth:`RefereeClient.follow` waits for a byte (heartbeats come every 15 s) before
+treating the stream as lost and reconnecting."""
 
 
 class RefereeError(Exception):
@@ -135,10 +140,84 @@ class RefereeClient:
         """``{"version", "actions", "to_move"}``: the token's seat's legal actions now."""
         return self._call("GET", f"/v1/matches/{match_id}/legal-actions", token=token)
 
-    def events(self, match_id: str, token: str | None = None, after: int = 0) -> JSON:
-        """``{"version", "events"}``: the events with ``seq`` > ``after`` the token may see."""
+    def events(self, match_id: str, token: str | None = None, after: int = 0,
+               wait: int = 0) -> JSON:
+        """``{"version", "events"}``: the events with ``seq`` > ``after`` the token may see;
+        with ``wait`` (seconds, 0-25) and none yet, the server waits that long for one."""
+        params = {"after": after, **({"wait": wait} if wait else {})}
         return self._call("GET", f"/v1/matches/{match_id}/events", token=token,
-                          params={"after": after})
+                          params=params, timeout=self.timeout + wait)
+
+    def stream_ticket(self, match_id: str, token: str) -> JSON:
+        """``{"ticket", "expires_in"}``: a read-only ticket for ``?ticket=`` URLs (browsers)."""
+        return self._call("POST", f"/v1/matches/{match_id}/stream-tickets", token=token)
+
+    def follow(self, match_id: str, token: str | None = None, *, after: int = 0,
+               reconnects: int = 5) -> Iterator[JSON]:
+        """Follow the match's live stream: yield each message as ``{"event", "id", "data"}``
+        (``event`` is ``"event"``, ``"view"`` or ``"end"``; ``id`` the event's seq or
+        ``None``; ``data`` the decoded JSON), from the events after ``after``, until the
+        ``end`` message of a finished or deleted match (yielded last).  A lost connection or an
+        ``end`` with ``reason`` ``"reconnect"`` reconnects with ``Last-Event-ID`` (at most
+        ``reconnects`` times in a row), so no event is missed or repeated.  Error answers raise
+        ``RefereeError``."""
+        last, failures = after, 0
+        while True:
+            headers = {"Last-Event-ID": str(last)}
+            if token is not None:
+                headers["Authorization"] = f"Bearer {token}"
+            try:
+                with self.session.get(f"{self.base_url}/v1/matches/{match_id}/stream",
+                                      headers=headers, stream=True,
+                                      timeout=(self.timeout, STREAM_READ_TIMEOUT)) as response:
+                    if not response.ok:
+                        raise RefereeError(response.status_code, _problem(response))
+                    for message in parse_sse(response.iter_lines(decode_unicode=True)):
+                        failures = 0
+                        if message["id"] is not None:
+                            last = message["id"]
+                        if message["event"] == "end" and message["data"]["reason"] == "reconnect":
+                            break
+                        yield message
+                        if message["event"] == "end":
+                            return
+            except RETRIED:
+                pass
+            failures += 1
+            if failures > reconnects:
+                raise requests.ConnectionError(f"the stream of {match_id} was lost "
+                                               f"{failures} times in a row")
+
+    def propose_rollback(self, match_id: str, host_token: str, to_version: int, reason: str,
+                         *, approval: str = "all", expected_version: int | None = None) -> JSON:
+        """Take the match back to ``to_version`` (host token): applied at once in table mode,
+        else proposed to the seats (``approval`` ``"all"`` or ``"majority"``).  Returns
+        ``{"status": "applied"|"pending", "rollback", "version", "events", "view", …}``; sent
+        once (a retry would find the version moved: 409)."""
+        if expected_version is None:
+            expected_version = self.match(match_id, host_token)["version"]
+        return self._call("POST", f"/v1/matches/{match_id}/rollback", token=host_token,
+                          json={"to_version": to_version, "reason": reason,
+                                "approval": approval},
+                          headers={"If-Match": f'"{expected_version}"'}, retry=False)
+
+    def vote_rollback(self, match_id: str, token: str, proposal: int,
+                      approve: bool = True) -> JSON:
+        """A seat approves (or rejects) the pending rollback ``proposal``; returns the outcome
+        (``status`` ``"pending"``, ``"applied"`` or ``"rejected"``).  A repeated vote changes
+        nothing: the same answer while pending, 409 ``no-rollback`` once decided."""
+        return self._call("POST", f"/v1/matches/{match_id}/rollback/votes", token=token,
+                          json={"proposal": proposal, "approve": approve})
+
+    def withdraw_rollback(self, match_id: str, host_token: str) -> JSON:
+        """The host withdraws the pending rollback (``status`` ``"withdrawn"``)."""
+        return self._call("DELETE", f"/v1/matches/{match_id}/rollback", token=host_token,
+                          retry=False)
+
+    def rematch(self, match_id: str, host_token: str) -> JSON:
+        """Start (or find) the rematch of a finished match: ``{"id", "rematch_of", …}``; the
+        same seat and host tokens act in it."""
+        return self._call("POST", f"/v1/matches/{match_id}/rematch", token=host_token)
 
     def act(self, match_id: str, token: str, action: JSON, *,
             expected_version: int | None = None, idempotency_key: str | None = None) -> JSON:
@@ -174,12 +253,13 @@ class RefereeClient:
         headers = dict(headers or {})
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
+        kwargs.setdefault("timeout", self.timeout)
         attempts = 1 + (self.retries if retry else 0)
         for attempt in range(attempts):
             last = attempt == attempts - 1
             try:
                 response = self.session.request(method, self.base_url + path, headers=headers,
-                                                timeout=self.timeout, **kwargs)
+                                                **kwargs)
             except RETRIED:
                 if last:
                     raise
@@ -191,6 +271,26 @@ class RefereeClient:
         if not response.ok:
             raise RefereeError(response.status_code, _problem(response))
         return response.json() if response.content else None
+
+
+def parse_sse(lines: Iterable[str]) -> Iterator[JSON]:
+    """The messages of a ``text/event-stream`` given line by line: ``{"event", "id",
+    "data"}`` with ``data`` decoded from JSON; comments (heartbeats) and ``retry:`` skipped."""
+    event, event_id, data = "message", None, []
+    for line in lines:
+        if line == "":
+            if data:
+                yield {"event": event, "id": event_id, "data": json.loads("\n".join(data))}
+            event, event_id, data = "message", None, []
+            continue
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name == "event":
+            event = value
+        elif name == "id":
+            event_id = int(value)
+        elif name == "data":
+            data.append(value)
 
 
 def _retry_after(response: requests.Response) -> float:

@@ -8,6 +8,8 @@
 | ``REDIS_WAIT_REPLICAS`` | 0 | replicas that must acknowledge each match update (``WAIT``) before it is accepted; 1 with Sentinel |
 | ``REFEREE_LOG_LEVEL`` | INFO | logging level |
 | ``REFEREE_LOG_FORMAT`` | json | ``json`` (one JSON object a line) or ``console`` |
+| ``REFEREE_STREAM_HEARTBEAT_SECONDS`` | 15 | a match stream's heartbeat while nothing happens |
+| ``REFEREE_STREAM_MAX_SECONDS`` | 3600 | a stream then ends (``reconnect``); the client resumes |
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ def from_env(env: dict[str, str] | None = None) -> dict[str, Any]:
         "REDIS_WAIT_REPLICAS": int(env.get("REDIS_WAIT_REPLICAS", 0)),
         "LOG_LEVEL": env.get("REFEREE_LOG_LEVEL", "INFO"),
         "LOG_FORMAT": env.get("REFEREE_LOG_FORMAT", "json"),
+        "STREAM_HEARTBEAT_SECONDS": float(env.get("REFEREE_STREAM_HEARTBEAT_SECONDS", 15)),
+        "STREAM_MAX_SECONDS": float(env.get("REFEREE_STREAM_MAX_SECONDS", 3600)),
         "API_TITLE": "referee",
         "API_VERSION": "1.0.0",
         "OPENAPI_VERSION": "3.1.0",

@@ -25,10 +25,12 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from referee.games.base import PUBLIC, REFEREE
+from referee.history import action_entry, effective_actions
 from referee.loading import game_entry, load_action, load_setup
+from referee.reading import for_reader
 from referee.refusals import (Forbidden, IdempotencyKeyReused, InvalidInput, NotFound,
                               PreconditionRequired, Refusal, StaleVersion, Unauthorized)
-from referee.games.base import PUBLIC, REFEREE, event_visible
 from referee.registry import GameEntry
 from referee.store import AlreadyRecorded, MatchNotFound, MatchStore, VersionConflict
 
@@ -132,18 +134,54 @@ class MatchService:
         body = dict(body)
         entry = game_entry(body.pop("game"))
         setup, seed = load_setup(entry, body)
-        state = entry.engine.setup(setup, seed)
-        match_id = secrets.token_urlsafe(16)
-        players = list(setup["players"])
-        seats = {player: new_token() for player in players}
+        seats = {player: new_token() for player in setup["players"]}
         host = new_token()
-        record = {"id": match_id, "game": entry.engine.name, "mode": setup["mode"],
-                  "version": 1, "players": players, "setup": setup, "seed": seed,
-                  "commitment": commitment(seed, match_id), "state": state, "event_count": 0,
-                  "seats": {p: token_hash(t) for p, t in seats.items()},
-                  "host": token_hash(host)}
-        self.store.create(match_id, record, self.ttl)
+        record = self._deal(entry, setup, seed, {p: token_hash(t) for p, t in seats.items()},
+                            token_hash(host))
         return {**_public(record), "seats": seats, "host_token": host, "ttl": self.ttl}
+
+    def _deal(self, entry: GameEntry, setup: dict[str, Any], seed: int | str,
+              seats: dict[str, str], host: str, **extra: Any) -> dict[str, Any]:
+        """Store a new match at version 1 dealt from ``setup`` and ``seed`` whose seat and host
+        token hashes are ``seats`` and ``host``; return its record."""
+        match_id = secrets.token_urlsafe(16)
+        record = {"id": match_id, "game": entry.engine.name, "mode": setup["mode"],
+                  "version": 1, "players": list(setup["players"]), "setup": setup,
+                  "seed": seed, "commitment": commitment(seed, match_id),
+                  "state": entry.engine.setup(setup, seed), "event_count": 0,
+                  "seats": seats, "host": host, "rollback": None, "rematch": None, **extra}
+        self.store.create(match_id, record, self.ttl)
+        return record
+
+    def rematch(self, record: dict[str, Any], caller: Caller) -> tuple[int, dict[str, Any]]:
+        """Start the next match of a finished one: the same game, setup and seats (every seat
+        and host token stays valid), a fresh seed.  Returns ``(201, the new match)``, or
+        ``(200, the same)`` when the rematch already exists.  403 ``forbidden`` without the
+        host token or before the end."""
+        if not caller.host:
+            raise Forbidden("Only the host token starts a rematch.")
+        entry = game_entry(record["game"])
+        if not entry.engine.is_over(record["state"]):
+            raise Forbidden("A rematch starts once the match is over.")
+        if record.get("rematch"):
+            return 200, self._rematch_body(self.load(record["rematch"]))
+        setup, seed = load_setup(entry, dict(record["setup"]))  # a fresh seed
+        new = self._deal(entry, setup, seed, record["seats"], record["host"],
+                         rematch_of=record["id"])
+        try:
+            self.commit(record, {"rematch": new["id"]},
+                        [{"type": "rematch_started", "match": new["id"]}],
+                        {"rematch": new["id"]})
+        except StaleVersion:  # another rematch won: keep that one
+            self.store.delete(new["id"])
+            again = self.load(record["id"])
+            if not again.get("rematch"):
+                raise
+            return 200, self._rematch_body(self.load(again["rematch"]))
+        return 201, self._rematch_body(new)
+
+    def _rematch_body(self, record: dict[str, Any]) -> dict[str, Any]:
+        return {**_public(record), "rematch_of": record.get("rematch_of"), "ttl": self.ttl}
 
     def load(self, match_id: str) -> dict[str, Any]:
         """The match's record; 404 ``not-found`` if there is none (or the id is malformed)."""
@@ -181,14 +219,14 @@ class MatchService:
         state = entry.engine.accept(record["state"])  # checked once for the three reads
         return {**_public(record), "role": caller.role, "seat": caller.seat,
                 "to_move": entry.engine.to_move(state), "over": entry.engine.is_over(state),
+                "rollback": rollback_view(record), "rematch": record.get("rematch"),
                 "view": see(entry, state, caller)}
 
     def events(self, record: dict[str, Any], caller: Caller, after: int) -> dict[str, Any]:
-        """The logged events with ``seq`` > ``after`` that ``caller`` may see
-        (:func:`referee.games.base.event_visible`)."""
+        """The logged events with ``seq`` > ``after`` that ``caller`` may see, each once
+        (:func:`referee.reading.for_reader`)."""
         logged = self._or_gone(record["id"], self.store.events, after)
-        return {"version": record["version"],
-                "events": [ev for ev in logged if event_visible(ev, caller.viewer)]}
+        return {"version": record["version"], "events": for_reader(logged, caller.viewer)}
 
     def legal_actions(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
         """The caller's legal actions now; the host gets everyone's (host-only included)."""
@@ -199,15 +237,18 @@ class MatchService:
                 "to_move": engine.to_move(state)}
 
     def audit(self, record: dict[str, Any]) -> dict[str, Any]:
-        """Seed, setup body, every action and the final state of a finished match; 403
-        ``forbidden`` while it is being played (the seed tells every future deal)."""
+        """Seed, setup body, the actions that made the final state (replay them), the whole
+        ``history`` (every commit: undone actions, rollbacks and who approved them) and the
+        final state of a finished match; 403 ``forbidden`` while it is being played (the seed
+        tells every future deal)."""
         if not game_entry(record["game"]).engine.is_over(record["state"]):
             raise Forbidden("The audit opens when the match is over: until then "
                           "the seed stays secret.")
+        history = self._or_gone(record["id"], self.store.actions)
         return {"id": record["id"], "game": record["game"],
                 "setup": {**record["setup"], "seed": record["seed"]}, "seed": record["seed"],
                 "commitment": record["commitment"], "version": record["version"],
-                "actions": self._or_gone(record["id"], self.store.actions),
+                "actions": effective_actions(history), "history": history,
                 "final_state": record["state"]}
 
     def delete(self, record: dict[str, Any], caller: Caller) -> None:
@@ -240,22 +281,23 @@ class MatchService:
         entry = game_entry(record["game"])
         action = load_action(entry, body["action"])
         _authorize(record, caller, action)
+        if record.get("rollback"):
+            raise Refusal("rollback-pending", "A rollback is proposed: no action is taken "
+                          "until the seats decide it (or the host withdraws it).",
+                          current_version=record["version"])
         if record["version"] != expected:
             raise _conflict(record["version"], expected)
         state, events = entry.engine.apply(record["state"], action)
-        version = record["version"] + 1
-        numbered = [{**ev, "seq": record["event_count"] + i, "version": version}
-                    for i, ev in enumerate(events, start=1)]
-        new = {**record, "version": version, "state": state,
-               "event_count": record["event_count"] + len(events)}
+        new, numbered = _advance(record, {"state": state}, events)
+        version = new["version"]
         response = {"id": record["id"], "version": version, "view": see(entry, state, caller),
-                    "events": [ev for ev in numbered if event_visible(ev, caller.viewer)],
+                    "events": for_reader(numbered, caller.viewer),
                     "to_move": entry.engine.to_move(state), "over": entry.engine.is_over(state)}
         recorded = (scoped, {"request": request_hash, "status": 200, "body": response}
                     ) if scoped else None
         try:
-            self.store.commit(record["id"], record["version"], new, action, numbered,
-                              self.ttl, recorded)
+            self.store.commit(record["id"], record["version"], new,
+                              action_entry(version, action), numbered, self.ttl, recorded)
         except AlreadyRecorded:  # the same key won a race with this request
             prior = self.store.recorded(record["id"], scoped)
             if prior is None:  # the match was deleted in between
@@ -266,6 +308,23 @@ class MatchService:
         except MatchNotFound:
             raise self._not_found(record["id"]) from None
         return 200, response, False
+
+    def commit(self, record: dict[str, Any], changes: dict[str, Any],
+               events: list[dict[str, Any]], entry: dict[str, Any]
+               ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """Write the next version of ``record`` with ``changes`` (new ``state``, ``rollback``…),
+        ``events`` numbered after the log, and history ``entry`` (its ``version`` added);
+        return ``(new record, numbered events)``.  409 ``version-conflict`` if the match moved
+        meanwhile, 404 if it is gone."""
+        new, numbered = _advance(record, changes, events)
+        try:
+            self.store.commit(record["id"], record["version"], new,
+                              {"version": new["version"], **entry}, numbered, self.ttl)
+        except VersionConflict as exc:
+            raise _conflict(exc.current, record["version"]) from None
+        except MatchNotFound:
+            raise self._not_found(record["id"]) from None
+        return new, numbered
 
     def _scoped_key(self, caller: Caller, key: str) -> str:
         """The stored name of ``key``: scoped to the caller, so two seats never collide."""
@@ -285,6 +344,22 @@ class MatchService:
     def _not_found(self, match_id: str) -> Refusal:
         return NotFound(f"There is no match {match_id!r}: it never existed, was "
                        f"deleted, or expired after {self.ttl} idle seconds.")
+
+
+def _advance(record: dict[str, Any], changes: dict[str, Any], events: list[dict[str, Any]]
+             ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The next version of ``record`` with ``changes``, and ``events`` numbered after the log
+    (``seq`` from ``event_count + 1``, ``version`` the new one)."""
+    version = record["version"] + 1
+    numbered = [{**ev, "seq": record["event_count"] + i, "version": version}
+                for i, ev in enumerate(events, start=1)]
+    return {**record, **changes, "version": version,
+            "event_count": record["event_count"] + len(events)}, numbered
+
+
+def rollback_view(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The pending rollback proposal as anyone may see it, or ``None``."""
+    return record.get("rollback") or None
 
 
 def _public(record: dict[str, Any]) -> dict[str, Any]:

@@ -42,6 +42,8 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "unknown-game": (404, "Unknown game"),
     "method-not-allowed": (405, "Method not allowed"),
     "version-conflict": (409, "Version conflict"),
+    "rollback-pending": (409, "A rollback is pending"),
+    "no-rollback": (409, "No such rollback pending"),
     "precondition-required": (428, "Precondition required"),
     "request-timeout": (408, "Request timeout"),
     "payload-too-large": (413, "Request body too large"),
@@ -136,6 +138,7 @@ DEFAULT_FIELD = {"not-found": "path", "unknown-game": "game", "method-not-allowe
                  "version-conflict": "If-Match", "precondition-required": "If-Match",
                  "forbidden": "Authorization", "unauthorized": "Authorization",
                  "idempotency-key-reused": "Idempotency-Key",
+                 "rollback-pending": "path", "no-rollback": "proposal",
                  "rate-limited": "client", "request-timeout": "body",
                  "match-limit-reached": "body"}
 

@@ -4,7 +4,8 @@ Each view parses, calls :class:`referee.matches.MatchService` and serialises.  T
 ``Authorization: Bearer <token>``; match reads and action responses carry ``ETag: "<version>"``.
 Errors are problem+json: 401 ``unauthorized`` (missing/unknown token where one is needed), 403
 ``forbidden`` (acting as another seat; the audit before the end; deleting without the host
-token), 404 ``not-found``, 409 ``version-conflict`` (with ``current_version``), 422
+token), 404 ``not-found``, 409 ``version-conflict`` (with ``current_version``),
+``rollback-pending``, ``no-rollback``, 422
 ``invalid-input``/``invalid-setup``/``illegal-action``/``idempotency-key-reused``, 428
 ``precondition-required`` (no expected version), 503 ``store-unavailable`` with
 ``Retry-After`` (the match store is down; the stateless endpoints still answer).
@@ -13,15 +14,20 @@ from __future__ import annotations
 
 import logging
 
-from flask import current_app, request
+from flask import Response, current_app, request
 from flask.views import MethodView
 from referee.api.parsing import Blueprint
 
+from referee import disputes, live
 from referee.api.errors import ProblemSchema, problem_response
+from referee.refusals import InvalidInput
 from referee.matches import MatchService
 from referee.schemas.matches import (AuditSchema, EventsQuerySchema, MatchActedSchema,
                                      MatchActionSchema, MatchCreatedSchema, MatchCreateSchema,
-                                     MatchEventsSchema, MatchLegalActionsSchema, MatchViewSchema)
+                                     MatchEventsSchema, MatchLegalActionsSchema, MatchViewSchema,
+                                     RematchSchema, RollbackProposeSchema, RollbackResultSchema,
+                                     RollbackVoteSchema, StreamHeadersSchema,
+                                     StreamQuerySchema, StreamTicketSchema)
 from referee.store import StoreFull, StoreUnavailable
 
 log = logging.getLogger("referee.api")
@@ -142,9 +148,101 @@ def act(body, match_id):
 @blp.response(200, MatchEventsSchema)
 @problems(401, 404, 422)
 def events(query, match_id):
-    """The event log the caller may see (``?after=N``: events with ``seq`` > N), in order."""
-    svc, record, caller = _with_caller(match_id)
+    """The event log the caller may see (``?after=N``: events with ``seq`` > N), in order,
+    each event once with the fields the caller may see.  Long-poll: with ``wait=S`` (0–25)
+    and nothing new yet, the answer waits up to S seconds for an event (none when the match is
+    over).  Authorised by token, by ``?ticket=`` (a stream ticket) or neither (public)."""
+    svc, record, caller = _reader(match_id, query.get("ticket"))
+    if query["wait"]:
+        return live.long_poll(svc.store, record, caller, query["after"], query["wait"])
     return svc.events(record, caller, query["after"])
+
+
+_STREAM_DOC = {
+    "description": "text/event-stream: `event: event` (id: seq, data: the event), `event: "
+                   "view` (data: version, to_move, over, rollback, view), `: heartbeat` "
+                   "comments, and last `event: end` (data: version, reason over|gone|"
+                   "reconnect)",
+    "content": {"text/event-stream": {"schema": {"type": "string"}}}}
+
+
+@blp.route("/<match_id>/stream")
+@blp.doc(responses={"200": _STREAM_DOC})
+@blp.arguments(StreamQuerySchema, location="query")
+@blp.arguments(StreamHeadersSchema, location="headers", as_kwargs=True)
+@problems(401, 404, 422)
+def stream(query, match_id, last_event_id=None):
+    """Follow the match live (Server-Sent Events): the events the caller may see after
+    ``Last-Event-ID`` (or ``?after``), each once, then the caller's view; again after every
+    change; heartbeats while quiet; ``end`` when the match is over (see :mod:`referee.live`).
+    Authorised like the reads: a token, ``?ticket=`` (browsers' EventSource) or public."""
+    svc, record, caller = _reader(match_id, query.get("ticket"))
+    after = query["after"] if last_event_id is None else last_event_id
+    config = current_app.config
+    body = live.follow(svc.store, record["id"], caller, after,
+                       config["STREAM_HEARTBEAT_SECONDS"], config["STREAM_MAX_SECONDS"])
+    return Response(body, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+@blp.route("/<match_id>/stream-tickets", methods=["POST"])
+@blp.response(201, StreamTicketSchema)
+@problems(401, 404)
+def stream_ticket(match_id):
+    """Trade a seat or host token for a read-only ticket (``?ticket=`` on ``…/stream`` and
+    ``…/events``), valid for ``expires_in`` seconds: the token never goes in a URL."""
+    svc, record, caller = _with_caller(match_id, required=True)
+    return live.issue_ticket(record, caller), 201
+
+
+@blp.route("/<match_id>/rollback", methods=["POST"])
+@blp.doc(parameters=_ACT_HEADERS[:1])
+@blp.arguments(RollbackProposeSchema)
+@blp.response(200, RollbackResultSchema)
+@problems(401, 403, 404, 409, 422, 428)
+def propose_rollback(body, match_id):
+    """Propose (digital mode) or make (table mode) a rollback to ``to_version`` with a
+    ``reason``, host token, at the match's version (``If-Match`` or ``expected_version``).
+
+    ``status`` ``applied`` or ``pending`` (the seats vote: ``…/rollback/votes``).  403 not the
+    host, or the match is over; 409 ``version-conflict``, ``rollback-pending``; 422 a
+    ``to_version`` that is not earlier or undoes nothing; 428 no version.  A rollback across a
+    finished hand's scoring needs every seat's approval (see :mod:`referee.disputes`)."""
+    svc, record, caller = _with_caller(match_id, required=True)
+    return disputes.propose(svc, record, caller, body, request.headers.get("If-Match"))
+
+
+@blp.route("/<match_id>/rollback", methods=["DELETE"])
+@blp.response(200, RollbackResultSchema)
+@problems(401, 403, 404, 409)
+def withdraw_rollback(match_id):
+    """Withdraw the pending rollback (host token); 409 ``no-rollback`` if none is pending."""
+    svc, record, caller = _with_caller(match_id, required=True)
+    return disputes.withdraw(svc, record, caller)
+
+
+@blp.route("/<match_id>/rollback/votes", methods=["POST"])
+@blp.arguments(RollbackVoteSchema)
+@blp.response(200, RollbackResultSchema)
+@problems(401, 403, 404, 409, 422)
+def vote_rollback(body, match_id):
+    """A seat approves (``"approve": true``) or rejects the pending rollback ``proposal``;
+    the deciding vote applies or rejects it.  403 not a seat; 409 ``no-rollback``."""
+    svc, record, caller = _with_caller(match_id, required=True)
+    return disputes.vote(svc, record, caller, body)
+
+
+@blp.route("/<match_id>/rematch", methods=["POST"])
+@blp.response(201, RematchSchema)
+@blp.alt_response(200, schema=RematchSchema, description="the rematch already started")
+@problems(401, 403, 404)
+def rematch(match_id):
+    """Start the next match of a finished one (host token): same game, setup and seats —
+    every seat and host token of this match acts in it — and a fresh seed.  Again: the same
+    rematch (200).  403 before the end."""
+    svc, record, caller = _with_caller(match_id, required=True)
+    status, body = svc.rematch(record, caller)
+    return body, status, {"Location": f"{blp.url_prefix}/{body['id']}"}
 
 
 @blp.route("/<match_id>/legal-actions")
@@ -168,6 +266,19 @@ def audit(match_id):
     """
     svc = service()
     return svc.audit(svc.load(match_id))
+
+
+def _reader(match_id: str, ticket: str | None):
+    """Service, record and caller of a read that also takes a stream ticket (not both)."""
+    svc = service()
+    record = svc.load(match_id)
+    authorization = request.headers.get("Authorization")
+    if ticket is None:
+        return svc, record, svc.caller(record, authorization)
+    if authorization:
+        raise InvalidInput("Send a token or a ticket, not both.",
+                           errors=[{"field": "ticket", "message": "with Authorization"}])
+    return svc, record, live.ticket_caller(record, ticket)
 
 
 def store_unavailable(exc: StoreUnavailable):

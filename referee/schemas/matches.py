@@ -1,9 +1,9 @@
 """Bodies of the match API (``/v1/matches``): requests, responses, query strings."""
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import EXCLUDE, INCLUDE, Schema, fields, validate
 
-from referee.schemas.fields import List, MAX_PLAYERS, Mode, Options, PlayerName, Seed
+from referee.schemas.fields import List, MAX_PLAYERS, Mode, Options, PlayerName, Seed, StrictBoolean
 
 MAX_SEQ = 2**63 - 1
 """The largest ``after`` (a Redis list index is a signed 64-bit integer)."""
@@ -66,6 +66,11 @@ class MatchViewSchema(Schema):
     to_move = List(fields.String(), required=True)
     over = fields.Boolean(required=True)
     commitment = fields.String(required=True)
+    rollback = fields.Dict(allow_none=True, required=True, metadata={
+        "description": "the pending rollback proposal (proposal, to_version, reason, "
+                       "approval, crosses_scoring, undone, approved_by, rejected_by), or null"})
+    rematch = fields.String(allow_none=True, required=True, metadata={
+        "description": "the id of this finished match's rematch, once started"})
     view = fields.Dict(required=True, metadata={"description": "the game's view for this "
                                                 "reader (see the game's views module)"})
 
@@ -91,11 +96,49 @@ class MatchActedSchema(Schema):
     over = fields.Boolean(required=True)
 
 
-class EventsQuerySchema(Schema):
-    """``?after=N``: only events with ``seq`` greater than N (default 0: all)."""
+_AFTER = fields.Integer(load_default=0, validate=validate.Range(0, MAX_SEQ), metadata={
+    "description": f"0 to {MAX_SEQ}"})
 
-    after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_SEQ), metadata={
-        "description": f"0 to {MAX_SEQ}"})
+_TICKET = fields.String(validate=validate.Length(1, 200), metadata={
+    "description": "a stream ticket (POST /v1/matches/{id}/stream-tickets) instead of the "
+                   "Authorization header; never put the token itself in a URL"})
+
+
+class EventsQuerySchema(Schema):
+    """``?after=N``: only events with ``seq`` greater than N (default 0: all); ``wait=S``:
+    when there are none yet, wait up to S seconds (0–25) for one (long-polling)."""
+
+    after = _AFTER
+    wait = fields.Integer(load_default=0, validate=validate.Range(0, 25), metadata={
+        "description": "seconds to wait for a new event when there is none (0-25)"})
+    ticket = _TICKET
+
+
+class StreamQuerySchema(Schema):
+    """``?after=N`` (start after event N, default 0; a ``Last-Event-ID`` header wins) and
+    ``?ticket=`` for browsers, whose EventSource cannot send headers."""
+
+    after = _AFTER
+    ticket = _TICKET
+
+
+class StreamHeadersSchema(Schema):
+    """``Last-Event-ID``: the seq of the last event received; the stream resumes after it
+    (an ``EventSource`` sends it when it reconnects) and it wins over ``?after``."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    last_event_id = fields.Integer(data_key="Last-Event-ID", validate=validate.Range(0, MAX_SEQ),
+                                   metadata={"description": "resume after this event seq"})
+
+
+class StreamTicketSchema(Schema):
+    """A read-only ticket for ``GET …/stream?ticket=`` and ``GET …/events?ticket=``."""
+
+    ticket = fields.String(required=True)
+    expires_in = fields.Integer(required=True, metadata={
+        "description": "seconds the ticket may be used to open a stream"})
 
 
 class MatchEventsSchema(Schema):
@@ -113,6 +156,60 @@ class MatchLegalActionsSchema(Schema):
     to_move = List(fields.String(), required=True)
 
 
+class RollbackProposeSchema(Schema):
+    """``POST /v1/matches/{id}/rollback`` (host token): back to an earlier version."""
+
+    to_version = fields.Integer(required=True, strict=True, validate=validate.Range(1),
+                                metadata={"description": "the version whose game state "
+                                          "returns"})
+    reason = fields.String(required=True, validate=validate.Length(1, 500))
+    approval = fields.String(load_default="all", validate=validate.OneOf(["all", "majority"]),
+                             metadata={"description": "digital mode: every seat approves, "
+                                       "or more than half (a rollback across a finished "
+                                       "hand's scoring always needs every seat)"})
+    expected_version = fields.Integer(strict=True, validate=validate.Range(1), metadata={
+        "description": "the version the host saw; or send If-Match"})
+
+
+class RollbackVoteSchema(Schema):
+    """``POST /v1/matches/{id}/rollback/votes`` (seat token): approve or reject."""
+
+    proposal = fields.Integer(required=True, strict=True, validate=validate.Range(1),
+                              metadata={"description": "the pending rollback's proposal "
+                                        "number (the version it was proposed at)"})
+    approve = StrictBoolean(required=True, metadata={
+        "description": "true approves, false rejects"})
+
+
+class RollbackResultSchema(Schema):
+    """What a rollback step did, as the calling token sees it."""
+
+    id = fields.String(required=True)
+    version = _VERSION
+    status = fields.String(required=True, validate=validate.OneOf(
+        ["pending", "applied", "rejected", "withdrawn"]))
+    rollback = fields.Dict(allow_none=True, required=True, metadata={
+        "description": "the proposal still pending, or null"})
+    events = List(fields.Dict(), required=True)
+    view = fields.Dict(required=True)
+    to_move = List(fields.String(), required=True)
+    over = fields.Boolean(required=True)
+
+
+class RematchSchema(Schema):
+    """The rematch: a new match, same game, setup and seats (the old tokens act in it), a
+    fresh seed and commitment."""
+
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    mode = fields.String(required=True)
+    version = _VERSION
+    players = List(fields.String(), required=True)
+    commitment = fields.String(required=True)
+    rematch_of = fields.String(required=True)
+    ttl = fields.Integer(required=True)
+
+
 class AuditSchema(Schema):
     """Everything needed to replay a finished match through the stateless endpoints."""
 
@@ -123,6 +220,10 @@ class AuditSchema(Schema):
     seed = Seed(required=True)
     commitment = fields.String(required=True)
     actions = List(fields.Dict(), required=True, metadata={
-        "description": "every applied action in order: POST each to /v1/games/{game}/apply"})
+        "description": "the actions that made the final state, in order: POST each to "
+                       "/v1/games/{game}/apply (actions a rollback undid are not here)"})
+    history = List(fields.Dict(), required=True, metadata={
+        "description": "every commit in order, each with its version: {action}, or "
+                       "{rollback: {step, ...approved_by, undone}} or {rematch}"})
     final_state = fields.Dict(required=True)
     version = _VERSION

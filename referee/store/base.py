@@ -8,18 +8,22 @@ A match is kept as four things, all expiring together after an idle TTL:
 - the **event log**: every event of every applied action, in order, each carrying its ``seq``,
   its 1-based position in the log (the caller numbers them) — :meth:`MatchStore.events`
   returns those after a given ``seq``;
-- the **action list**: every applied action, in order (the audit replays it);
+- the **history**: one entry per commit, in order (a game action, or a step of a rollback
+  or a rematch: see :mod:`referee.disputes`); the audit replays it;
 - the **idempotency records**: the first response to each ``Idempotency-Key``.
 
 Every update is one atomic compare-and-set (:meth:`MatchStore.commit`): either the record, the
-new events, the action and the idempotency record are all written and the TTL refreshed, or
-nothing is.  Implementations: :class:`referee.store.memory.MemoryStore` (one process) and
+new events, the history entry and the idempotency record are all written and the TTL refreshed,
+or nothing is.  Each commit and delete also tells the store's :attr:`MatchStore.feed`, which
+wakes the match's readers in every process (:mod:`referee.store.feed`).  Implementations: :class:`referee.store.memory.MemoryStore` (one process) and
 :class:`referee.store.redis_store.RedisStore`.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from typing import Any
+
+from referee.store.feed import Feed
 
 
 class StoreError(Exception):
@@ -52,7 +56,12 @@ class AlreadyRecorded(StoreError):
 
 
 class MatchStore(ABC):
-    """Where matches live.  Every method may raise :class:`StoreUnavailable`."""
+    """Where matches live.  Every method may raise :class:`StoreUnavailable`.
+
+    ``feed``: the :class:`~referee.store.feed.Feed` that wakes readers when a match changes.
+    """
+
+    feed: Feed
 
     @abstractmethod
     def ping(self) -> None:
@@ -87,12 +96,18 @@ class MatchStore(ABC):
         """
 
     @abstractmethod
+    def read(self, match_id: str, after: int = 0
+             ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The record and the logged events with ``seq`` > ``after``, as of one instant (one
+        atomic read).  Raises :class:`MatchNotFound`."""
+
+    @abstractmethod
     def events(self, match_id: str, after: int = 0) -> list[dict[str, Any]]:
         """The logged events with ``seq`` greater than ``after``, in order (unfiltered)."""
 
     @abstractmethod
     def actions(self, match_id: str) -> list[dict[str, Any]]:
-        """Every applied action, in order."""
+        """Every history entry (one per commit), in order."""
 
     @abstractmethod
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:

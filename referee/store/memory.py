@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from referee.store.base import (AlreadyRecorded, MatchNotFound, MatchStore, StoreError,
                                 StoreFull, VersionConflict)
+from referee.store.feed import Feed
 
 
 @dataclass
@@ -39,6 +40,7 @@ class MemoryStore(MatchStore):
         self._matches: dict[str, _Entry] = {}
         self.max_matches, self.max_bytes = max_matches, max_bytes
         self._bytes = 0  # JSON text held by every entry
+        self.feed = Feed()
 
     def _full(self) -> bool:
         return ((self.max_matches is not None and len(self._matches) >= self.max_matches) or
@@ -112,6 +114,15 @@ class MemoryStore(MatchStore):
                 entry.recorded[idempotency[0]] = json.dumps(idempotency[1])
                 self._grow(entry, entry.recorded[idempotency[0]])
             entry.expires_at = self._clock() + ttl
+        self.feed.notify(match_id)
+
+    def read(self, match_id: str, after: int = 0
+             ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """Record and events after ``after`` under one lock (see :meth:`MatchStore.read`)."""
+        with self._lock:
+            entry = self._live(match_id)
+            return (json.loads(entry.record),
+                    [json.loads(ev) for ev in entry.events[max(after, 0):]])
 
     def events(self, match_id: str, after: int = 0) -> list[dict[str, Any]]:
         """Events with ``seq`` > ``after`` (see :meth:`MatchStore.events`)."""
@@ -143,4 +154,5 @@ class MemoryStore(MatchStore):
             except MatchNotFound:
                 return False
             self._drop(match_id)
-            return True
+        self.feed.notify(match_id)
+        return True

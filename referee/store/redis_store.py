@@ -7,9 +7,12 @@ so they sit in one Redis Cluster slot and one Lua script may touch them all:
 | --- | --- | --- |
 | ``<prefix>:match:{<id>}`` | hash | ``version`` and ``record`` (the JSON record) |
 | ``<prefix>:match:{<id>}:events`` | list | one JSON event per element, ``seq`` = position |
-| ``<prefix>:match:{<id>}:actions`` | list | one JSON action per applied action |
+| ``<prefix>:match:{<id>}:actions`` | list | the history: one JSON entry per commit |
 | ``<prefix>:match:{<id>}:idem`` | hash | scoped idempotency key → JSON response record |
 | ``<prefix>:live`` | sorted set | match id → when its creation TTL ends (the cap's count) |
+
+Every commit and delete publishes the match id on the pub/sub channel ``<prefix>:changes``
+(:class:`referee.store.feed.RedisFeed` listens to it, one subscription per process).
 
 Every key expires after the idle TTL, refreshed by each update.  An update is one Lua script
 (:data:`COMMIT`): it checks the idempotency key and the version before writing anything, so a
@@ -44,6 +47,7 @@ from redis.retry import Retry
 from referee.store.base import (AlreadyRecorded, MatchNotFound, MatchStore, StoreError,
                                 StoreFull, StoreUnavailable, VersionConflict)
 from referee.store.connect import redis_client, topology
+from referee.store.feed import RedisFeed
 
 CONNECT_TIMEOUT = 0.5
 """Seconds to wait for a TCP connection to Redis before answering 503."""
@@ -78,14 +82,24 @@ end
 if current ~= ARGV[1] then return {'conflict', current} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
 redis.call('RPUSH', KEYS[3], ARGV[7])
-for i = 8, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+for i = 10, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[6]) end
 for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+redis.call('PUBLISH', ARGV[8], ARGV[9])
 return {'ok'}
 """
 """KEYS: match, events, actions, idem.  ARGV: expected version, new version, record JSON,
-ttl, idempotency key ('' for none), its response JSON, action JSON, event JSON….  Every check
-comes before the first write."""
+ttl, idempotency key ('' for none), its response JSON, history entry JSON, notice channel,
+match id, event JSON….  Every check comes before the first write; the notice is published
+after the last."""
+
+READ = """
+local record = redis.call('HGET', KEYS[1], 'record')
+if not record then return false end
+return {record, redis.call('LRANGE', KEYS[2], ARGV[1], -1)}
+"""
+"""KEYS: match, events.  ARGV: first event index.  The record and the events after it, at one
+instant; nil when the match does not exist."""
 
 
 def _guarded(method):
@@ -115,6 +129,8 @@ class RedisStore(MatchStore):
         self._scripts: dict[str, Any] = {}
         self._create = functools.partial(self._run, CREATE)
         self._commit = self._commit_replicated
+        self.channel = f"{prefix}:changes"
+        self.feed = RedisFeed(lambda: self.client, self.channel)
 
     @property
     def client(self) -> redis.Redis:
@@ -198,7 +214,8 @@ class RedisStore(MatchStore):
         """One Lua script (:data:`COMMIT`; see :meth:`MatchStore.commit`)."""
         key, response = idempotency if idempotency is not None else ("", None)
         args = [expected_version, record["version"], json.dumps(record), ttl, key,
-                json.dumps(response), json.dumps(action)] + [json.dumps(ev) for ev in events]
+                json.dumps(response), json.dumps(action), self.channel, match_id
+                ] + [json.dumps(ev) for ev in events]
         outcome = self._commit(keys=self.keys(match_id), args=args)
         if outcome[0] == "missing":
             raise MatchNotFound(match_id)
@@ -206,6 +223,15 @@ class RedisStore(MatchStore):
             raise AlreadyRecorded(key)
         if outcome[0] == "conflict":
             raise VersionConflict(int(outcome[1]))
+
+    @_guarded
+    def read(self, match_id: str, after: int = 0
+             ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """One Lua read (:data:`READ`; see :meth:`MatchStore.read`)."""
+        found = self._run(READ, self.keys(match_id)[:2], [max(after, 0)])
+        if not found:
+            raise MatchNotFound(match_id)
+        return json.loads(found[0]), [json.loads(item) for item in found[1]]
 
     @_guarded
     def events(self, match_id: str, after: int = 0) -> list[dict[str, Any]]:
@@ -225,10 +251,13 @@ class RedisStore(MatchStore):
 
     @_guarded
     def delete(self, match_id: str) -> bool:
-        """DEL every key of the match at once (see :meth:`MatchStore.delete`)."""
+        """DEL every key of the match at once, then publish the notice (see
+        :meth:`MatchStore.delete`)."""
         if self.max_matches is not None:
             self.client.zrem(self.live_key, match_id)
-        return self.client.delete(*self.keys(match_id)) > 0
+        deleted = self.client.delete(*self.keys(match_id))
+        self.client.publish(self.channel, match_id)
+        return deleted > 0
 
     @_guarded
     def count(self) -> int:

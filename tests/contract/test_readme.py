@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
+import os
 import re
+import shutil
+import subprocess
+
+import pytest
+import requests
 
 from tests.contract.helpers import REPO
 
@@ -36,3 +43,36 @@ def test_readme_languages_example_runs_and_prints_what_it_says(base_url):
     with contextlib.redirect_stdout(printed):
         exec(compile(code.replace(README_URL, base_url), "README.md", "exec"), {})
     assert printed.getvalue() == expected
+
+
+def _block(heading: str, language: str) -> str:
+    section = (REPO / "README.md").read_text().split(heading, 1)[1]
+    return re.search(rf"```{language}\n(.*?)```", section, re.DOTALL).group(1)
+
+
+def test_readme_worked_example_plays_to_the_end_and_its_audit_replays(base_url, tmp_path):
+    """The Matches worked example (curl and jq) runs as written — a rollback, then play to
+    the end (AF-S6, target 1) — and the audit procedure then verifies the finished match."""
+    if not (shutil.which("curl") and shutil.which("jq")):
+        pytest.skip("the README's shell example needs curl and jq on PATH")
+    script = _block("### Worked example", "sh")
+    assert script.count(f"B={README_URL}\n") == 1
+    ran = subprocess.run(["bash", "-euo", "pipefail", "-c", script.replace(
+        f"B={README_URL}\n", f"B={base_url}\n")], cwd=tmp_path, capture_output=True,
+        text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    match = json.loads((tmp_path / "match.json").read_text())
+    streamed = ran.stdout[ran.stdout.index("retry: 2000"):]
+    assert "id: 6\nevent: event\n" in streamed and '"reason":"over"' in streamed
+    audit_code = _block("### Verifiable dealing: the audit", "python")
+    assert audit_code.count(README_URL) == 1
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        exec(compile(audit_code.replace(README_URL, base_url), "README.md", "exec"), {})
+    finally:
+        os.chdir(cwd)
+    audit = requests.get(f"{base_url}/v1/matches/{match['id']}/audit").json()
+    steps = [e["rollback"]["step"] for e in audit["history"] if "rollback" in e]
+    assert steps == ["proposed", "vote", "applied"]
+    assert audit["actions"][0] == {"type": "beg", "player": "ben"}  # the stand was undone

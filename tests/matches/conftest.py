@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
+import threading
 import uuid
 from typing import Any
 
 import pytest
 
 from referee.app import create_app
+from referee.client import parse_sse
 from referee.store.connect import redis_client
 from tests import topologies
 
@@ -188,3 +191,66 @@ class Table:
 def table():
     """The :class:`Table` class (conftest classes cannot be imported under importlib mode)."""
     return Table
+
+
+class Stream:
+    """An SSE stream read by a thread of its own from a Flask test client (or any iterable of
+    bytes chunks): ``get()`` the next message ``{"event", "id", "data"}``; ``close()`` stops
+    at the next chunk (the app's heartbeat keeps chunks coming)."""
+
+    def __init__(self, client, url: str, headers: dict[str, str] | None = None):
+        self.response = client.get(url, headers=headers or {}, buffered=False)
+        self.status = self.response.status_code
+        self.messages: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        if self.status == 200:
+            self.thread.start()
+
+    def _lines(self):
+        pending = ""
+        for chunk in self.response.iter_encoded():
+            if self._stop.is_set():
+                return
+            pending += chunk.decode()
+            *lines, pending = pending.split("\n")
+            yield from lines
+
+    def _read(self) -> None:
+        try:
+            for message in parse_sse(self._lines()):
+                self.messages.put(message)
+        finally:
+            self.response.close()
+            self.messages.put(None)
+
+    def get(self, timeout: float = 10.0) -> dict[str, Any] | None:
+        """The next message (``None`` once the stream has closed)."""
+        return self.messages.get(timeout=timeout)
+
+    def until(self, event: str, timeout: float = 10.0) -> list[dict[str, Any]]:
+        """Every message up to and including the next ``event`` message."""
+        seen = []
+        while True:
+            message = self.get(timeout)
+            assert message is not None, f"the stream closed before an {event!r} message"
+            seen.append(message)
+            if message["event"] == event:
+                return seen
+
+    def close(self) -> None:
+        self._stop.set()
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def stream():
+    """The :class:`Stream` class."""
+    return Stream
+
+
+@pytest.fixture
+def live_client():
+    """A test client of an app (in-process store) whose streams beat every 50 ms."""
+    return create_app({"TESTING": True, "REDIS_URL": None,
+                       "STREAM_HEARTBEAT_SECONDS": 0.05}).test_client()

@@ -63,12 +63,24 @@ def leaves(data: Any) -> Iterator[Any]:
 
 
 def check_events(match, readers: list[str | None]) -> None:
-    """Each reader's log is the logged events it may see; public twins hide the secret."""
-    logged = match.get("host", "/events").get_json()["events"]
-    for reader in readers:
+    """Each reader's log is the logged events it may see, each happening once: a public event
+    followed by its restricted twin reaches a reader of the twin as the twin alone (COUP-V1);
+    public twins hide the secret."""
+    logged = match.client.application.extensions["referee.store"].events(match.id)
+    for reader in readers + ["host"]:
+        viewer = "__referee__" if reader == "host" else reader
         served = match.get(reader, "/events").get_json()["events"]
-        assert served == [ev for ev in logged if "visible_to" not in ev or
-                          (reader is not None and reader in ev["visible_to"])], reader
+        expected = []
+        for i, ev in enumerate(logged):
+            following = logged[i + 1] if i + 1 < len(logged) else {}
+            if "visible_to" in ev and viewer != "__referee__" and viewer not in ev["visible_to"]:
+                continue  # not this reader's to see
+            if ("visible_to" not in ev and following.get("type") == ev["type"]
+                    and "visible_to" in following
+                    and (viewer == "__referee__" or viewer in following["visible_to"])):
+                continue  # this reader gets the twin, with the secret, instead
+            expected.append(ev)
+        assert served == expected, reader
     for i, secret in enumerate(logged):
         twin = logged[i - 1] if i else {}
         if "visible_to" not in secret or twin.get("type") != secret["type"]:

@@ -140,7 +140,10 @@ def test_coup_w1_the_host_token_closes_a_window_with_player_host(client, table):
                     version=2).status_code == 403
     response = game.act("host", {"type": "close_window", "player": "host"}, version=2)
     assert response.status_code == 200
-    assert "window_closed_by_host" in [ev["type"] for ev in response.get_json()["events"]]
+    closed = [ev for ev in response.get_json()["events"] if ev["type"] == "window_closed_by_host"]
+    # COUP-W1: ben and cy did not pass; they were taken to pass when the host closed it.
+    assert closed == [{"type": "window_closed_by_host", "taken_to_pass": ["ben", "cy"],
+                       "rule": "COUP-W1", "seq": closed[0]["seq"], "version": 3}]
 
 
 def test_without_an_expected_version_the_action_is_428(match):
@@ -250,7 +253,8 @@ def test_coup_v1_events_after_n_are_numbered_and_filtered_per_reader(client, tab
     assert game.act("ben", {"type": "pass", "player": "ben"}, version=2).status_code == 200
     cy_acts = game.act("cy", {"type": "pass", "player": "cy"}, version=3).get_json()
     everything = game.get("host", "/events").get_json()["events"]
-    assert [ev["seq"] for ev in everything] == list(range(1, len(everything) + 1))
+    # Event 5 is the public exchange_drawn; 6 its twin with the cards: who sees 6 gets it alone.
+    assert [ev["seq"] for ev in everything] == [1, 2, 3, 4, 6]
     drawn = game.read("host")["view"]["turn"]["drawn"]
     private = [ev for ev in everything if "visible_to" in ev]
     assert private == [{"type": "exchange_drawn", "player": "ana", "count": 2,
@@ -260,7 +264,8 @@ def test_coup_v1_events_after_n_are_numbered_and_filtered_per_reader(client, tab
     assert ana == everything
     for reader in ("ben", "cy", None):
         seen = game.get(reader, "/events").get_json()["events"]
-        assert seen == [ev for ev in everything if "visible_to" not in ev]
+        assert seen == everything[:4] + [{"type": "exchange_drawn", "player": "ana",
+                                          "count": 2, "seq": 5, "version": 4}]
     assert private[0] not in cy_acts["events"]  # the acting seat gets its visible events only
     last = everything[-1]["seq"]
     assert game.get("host", f"/events?after={last - 1}").get_json()["events"] == everything[-1:]

@@ -94,7 +94,7 @@ def test_a_failure_before_the_write_leaves_version_events_and_actions_unchanged(
     # The retry with the same key is a first attempt: applied once.
     response = match.act("ben", play, version=2, key="ben-lead")
     assert response.status_code == 200 and "Idempotent-Replayed" not in response.headers
-    assert store.actions(match.id) == before[2] + [play]
+    assert store.actions(match.id) == before[2] + [{"version": 3, "action": play}]
 
 
 def test_a_reply_lost_after_the_write_is_recovered_by_retrying_with_the_key(
@@ -112,12 +112,12 @@ def test_a_reply_lost_after_the_write_is_recovered_by_retrying_with_the_key(
     monkeypatch.undo()
     # It was applied (all of it: record, event, action, idempotency record) …
     assert store.load(match.id)["version"] == 2
-    assert store.actions(match.id) == [stand]
+    assert store.actions(match.id) == [{"version": 2, "action": stand}]
     # … and the client's retry with the same key gets the first answer, not a second move.
     retry = match.act("ben", stand, version=1, key="ben-stand")
     assert retry.status_code == 200 and retry.headers["Idempotent-Replayed"] == "true"
     assert retry.get_json()["version"] == 2
-    assert store.actions(match.id) == [stand]
+    assert store.actions(match.id) == [{"version": 2, "action": stand}]
 
 
 def test_a_full_redis_under_noeviction_is_503_and_not_ready_and_nothing_is_written(

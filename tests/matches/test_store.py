@@ -166,3 +166,31 @@ def test_make_store_picks_redis_only_when_redis_url_is_set():
     assert isinstance(make_store({"REDIS_URL": None}), MemoryStore)
     made = make_store({"REDIS_URL": "redis://127.0.0.1:1/0", "REDIS_KEY_PREFIX": "p"})
     assert isinstance(made, RedisStore) and made.prefix == "p"
+
+
+def test_read_gives_the_record_and_the_events_after_a_seq_at_once(store):
+    mid = "m9aaaaaaaaaaaaaaaa"
+    store.create(mid, record(1), TTL)
+    store.commit(mid, 1, record(2), {"type": "stand"}, events(1, 2, 2), TTL)
+    got, logged = store.read(mid, after=1)
+    assert got["version"] == 2 and [ev["seq"] for ev in logged] == [2]
+    with pytest.raises(MatchNotFound):
+        store.read("nosuchmatchaaaaaaa")
+
+
+def test_a_commit_and_a_delete_wake_the_watches_of_their_match_only(store):
+    mid, other = "maaaaaaaaaaaaaaaaa", "mbbbbbbbbbbbbbbbbb"
+    store.create(mid, record(1), TTL)
+    store.create(other, record(1), TTL)
+    with store.feed.watch(mid) as watch, store.feed.watch(other) as quiet:
+        watch.wait(1.0)  # the Redis feed wakes every watch once it has subscribed
+        watch.clear()
+        quiet.wait(1.0)
+        quiet.clear()
+        store.commit(mid, 1, record(2), {"type": "stand"}, events(1, 1, 2), TTL)
+        assert watch.wait(5.0)
+        assert not quiet.wait(0.2)
+        watch.clear()
+        store.delete(mid)
+        assert watch.wait(5.0)
+    assert store.feed.watching() == 0

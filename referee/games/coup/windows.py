@@ -103,10 +103,11 @@ def check_close_window(state: dict[str, Any], action: dict[str, Any],
 
 
 def play_close_window(state: dict[str, Any], action: dict[str, Any], events: list) -> None:
-    """Everyone who has not acted is taken to pass (W1)."""
+    """Everyone who has not acted is taken to pass (W1): the event names them as
+    ``taken_to_pass``, not as having passed."""
     waiting = window_waiting(state)
     state["turn"]["passed"].extend(waiting)
-    events.append(event("window_closed_by_host", passed=waiting, rule="COUP-W1"))
+    events.append(event("window_closed_by_host", taken_to_pass=waiting, rule="COUP-W1"))
     advance(state, events)
 
 

@@ -1,0 +1,196 @@
+"""Disputes: the host takes moves back with a logged rollback, approved by the table.
+
+``POST …/rollback`` (host token, at the match's version): ``{"to_version", "reason",
+"approval"?}``.  In **table** mode the host decides: the rollback applies at once.  In
+**digital** mode it is *proposed* and applies once the seats approve it (``POST
+…/rollback/votes`` with a seat token: ``{"proposal", "approve"}``): every seat (``approval``
+``"all"``, the default) or more than half of them (``"majority"``).  A rollback that would
+undo a finished hand's scoring (an All Fours ``hand_scored``, AF-S1–S6; a Gnoming
+``round_ended``, GN-P1–P7) needs every seat's approval in either mode.  One rejection of an
+``"all"`` proposal, or enough rejections that a majority is out of reach, rejects it; the host
+may withdraw it (``DELETE …/rollback``).  While one is pending no action is taken (409
+``rollback-pending``), and nothing is rolled back once the match is over (its audit is open).
+
+Every step is a commit: the version goes up, an event is logged (``rollback_proposed``,
+``rollback_vote``, ``rollback_applied``, ``rollback_rejected``, ``rollback_withdrawn``) and a
+history entry kept (:mod:`referee.history`).  Applying restores the game state of
+``to_version`` by replaying the actions in force then (the deal comes from the seed again, so
+a digital match draws the same cards it drew before: whoever saw them knows them).  The events
+name the undone moves by version, type and player only, never their fields (an action may hold
+a card only its player knew); the audit shows them in full once the match is over.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.history import Line, line_at, replay
+from referee.loading import game_entry
+from referee.matches import Caller, MatchService, expected_version, see
+from referee.reading import for_reader
+from referee.refusals import Forbidden, InvalidInput, Refusal, StaleVersion
+
+APPROVALS = ("all", "majority")
+"""How many seats must approve a digital-mode rollback: every one, or more than half."""
+
+SCORING_EVENTS = ("hand_scored", "round_ended")
+"""Events that close a hand's scoring (All Fours AF-S1–S6, Gnoming GN-P1–P7)."""
+
+VOTE_RETRIES = 8
+"""Votes are commutative, so a vote that loses a race with another is tried again."""
+
+
+def propose(svc: MatchService, record: dict[str, Any], caller: Caller, body: dict[str, Any],
+            if_match: str | None) -> dict[str, Any]:
+    """The host's rollback to ``body["to_version"]`` (see the module docstring); return the
+    outcome (:func:`_outcome`).  403 not the host or the match is over; 409 another rollback
+    pending or the match moved on; 422 ``invalid-input`` for a ``to_version`` that is not an
+    earlier version or undoes nothing; 428 no expected version."""
+    if not caller.host:
+        raise Forbidden("Only the host token proposes a rollback.")
+    engine = game_entry(record["game"]).engine
+    if engine.is_over(record["state"]):
+        raise Forbidden("The match is over: its result stands (the audit is open); start a "
+                        "rematch instead.")
+    expected = expected_version(if_match, body.get("expected_version"))
+    if record.get("rollback"):
+        raise _pending(record)
+    if record["version"] != expected:
+        raise _moved(record["version"], expected)
+    target = body["to_version"]
+    if not 1 <= target < record["version"]:
+        raise _bad_target(f"to_version must be an earlier version, 1 to {record['version'] - 1}.")
+    history = svc.store.actions(record["id"])
+    now, then = line_at(history), line_at(history, target)
+    undone = [(v, a) for v, a in now if (v, a) not in then]
+    if not undone and len(now) == len(then):
+        raise _bad_target(f"Version {target} has the same game state as now: nothing to undo.")
+    crosses = _crosses_scoring(svc.store.events(record["id"]), {v for v, _ in undone})
+    approval = "all" if crosses else body.get("approval", "all")
+    proposal = {"proposal": record["version"] + 1, "to_version": target,
+                "reason": body["reason"], "approval": approval, "crosses_scoring": crosses,
+                "undone": [_named(v, a) for v, a in undone], "approved_by": [],
+                "rejected_by": []}
+    if record["mode"] == "table" and not crosses:  # the host decides (no vote)
+        return _apply(svc, record, caller, {**proposal, "decided_by": "host"}, then, [])
+    new, numbered = svc.commit(record, {"rollback": proposal},
+                               [{"type": "rollback_proposed", **_public(proposal)}],
+                               {"rollback": {"step": "proposed", **_public(proposal)}})
+    return _outcome(new, numbered, caller, "pending")
+
+
+def vote(svc: MatchService, record: dict[str, Any], caller: Caller, body: dict[str, Any]
+         ) -> dict[str, Any]:
+    """A seat's ``{"proposal", "approve"}`` on the pending rollback; applies or rejects it
+    when the vote decides it.  403 not a seat; 409 ``no-rollback`` when ``proposal`` is not the
+    pending one; 422 the seat already voted otherwise.  The same vote again answers again."""
+    if caller.seat is None:
+        raise Forbidden("The seats approve a rollback, each with its own token.")
+    for _ in range(VOTE_RETRIES):
+        pending = record.get("rollback")
+        if not pending or pending["proposal"] != body["proposal"]:
+            raise Refusal("no-rollback", f"Rollback proposal {body['proposal']} is not "
+                          "pending (decided, withdrawn, or never made).",
+                          errors=[{"field": "proposal", "message": "not pending"}],
+                          pending=pending["proposal"] if pending else None)
+        mine = "approved_by" if body["approve"] else "rejected_by"
+        other = "rejected_by" if body["approve"] else "approved_by"
+        if caller.seat in pending[other]:
+            raise InvalidInput(f"{caller.seat} already voted the other way.",
+                               errors=[{"field": "approve", "message": "already voted"}])
+        if caller.seat in pending[mine]:
+            return _outcome(record, [], caller, "pending")
+        pending = {**pending, mine: pending[mine] + [caller.seat]}
+        try:
+            return _decide(svc, record, caller, pending)
+        except StaleVersion:
+            pass
+        record = svc.load(record["id"])
+    raise _moved(record["version"], record["version"])
+
+
+def withdraw(svc: MatchService, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
+    """The host withdraws the pending rollback.  403 not the host; 409 ``no-rollback``."""
+    if not caller.host:
+        raise Forbidden("Only the host token withdraws a rollback.")
+    pending = record.get("rollback")
+    if not pending:
+        raise Refusal("no-rollback", "No rollback is pending.", pending=None)
+    step = {"step": "withdrawn", "proposal": pending["proposal"]}
+    new, numbered = svc.commit(record, {"rollback": None},
+                               [{"type": "rollback_withdrawn", **step}], {"rollback": step})
+    return _outcome(new, numbered, caller, "withdrawn")
+
+
+def _decide(svc, record, caller, pending) -> dict[str, Any]:
+    """Commit a vote: apply, reject, or keep the proposal pending with the vote added."""
+    seats = len(record["players"])
+    needed = seats if pending["approval"] == "all" else seats // 2 + 1
+    voter = caller.seat
+    vote_event = {"type": "rollback_vote", "proposal": pending["proposal"], "player": voter,
+                  "approve": voter in pending["approved_by"]}
+    if len(pending["approved_by"]) >= needed:
+        history = svc.store.actions(record["id"])
+        return _apply(svc, record, caller, pending, line_at(history, pending["to_version"]),
+                      [vote_event])
+    if seats - len(pending["rejected_by"]) < needed:
+        step = {"step": "rejected", "proposal": pending["proposal"],
+                "rejected_by": pending["rejected_by"]}
+        new, numbered = svc.commit(record, {"rollback": None},
+                                   [vote_event, {"type": "rollback_rejected", **step}],
+                                   {"rollback": step})
+        return _outcome(new, numbered, caller, "rejected")
+    new, numbered = svc.commit(record, {"rollback": pending}, [vote_event],
+                               {"rollback": {"step": "vote", **vote_event}})
+    return _outcome(new, numbered, caller, "pending")
+
+
+def _apply(svc, record, caller, proposal, line: Line, events) -> dict[str, Any]:
+    """Commit the rollback: the state of ``to_version`` again, logged with who approved."""
+    engine = game_entry(record["game"]).engine
+    state = replay(engine, record["setup"], record["seed"], line)
+    step = {"step": "applied", "from_version": record["version"], **_public(proposal)}
+    new, numbered = svc.commit(record, {"state": state, "rollback": None},
+                               events + [{"type": "rollback_applied", **_public(step)}],
+                               {"rollback": step})
+    return _outcome(new, numbered, caller, "applied")
+
+
+def _outcome(record, numbered, caller: Caller, status: str) -> dict[str, Any]:
+    """The answer: ``{"id", "version", "status", "rollback" (pending or None), "events" (this
+    step's, as the caller may see them), "view", "to_move", "over"}``."""
+    entry = game_entry(record["game"])
+    return {"id": record["id"], "version": record["version"], "status": status,
+            "rollback": record.get("rollback"), "events": for_reader(numbered, caller.viewer),
+            "view": see(entry, record["state"], caller),
+            "to_move": entry.engine.to_move(record["state"]),
+            "over": entry.engine.is_over(record["state"])}
+
+
+def _crosses_scoring(events: list[dict[str, Any]], undone_versions: set[int]) -> bool:
+    """True when an undone version closed a hand's scoring (:data:`SCORING_EVENTS`)."""
+    return any(ev["type"] in SCORING_EVENTS and ev.get("version") in undone_versions
+               for ev in events)
+
+
+def _named(version: int, action: dict[str, Any]) -> dict[str, Any]:
+    """An undone action as events show it: version, type and player (no card)."""
+    return {"version": version, "type": action.get("type"), "player": action.get("player")}
+
+
+def _public(proposal: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in proposal.items() if key != "step"}
+
+
+def _pending(record) -> Refusal:
+    return Refusal("rollback-pending", "A rollback is already proposed: the seats decide it, "
+                   "or the host withdraws it, first.", pending=record["rollback"]["proposal"])
+
+
+def _moved(current: int, expected: int) -> Refusal:
+    return StaleVersion(f"The match is at version {current}, not {expected}: read it again "
+                        "and choose again.", current)
+
+
+def _bad_target(detail: str) -> Refusal:
+    return InvalidInput(detail,
+                        errors=[{"field": "to_version", "message": detail}])

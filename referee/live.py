@@ -1,0 +1,185 @@
+"""Following a match as it happens: the Server-Sent Events stream, the long-poll and the
+stream tickets.
+
+**Stream** (``GET /v1/matches/{id}/stream``, ``text/event-stream``, :func:`follow`): first the
+logged events the reader may see with ``seq`` greater than ``Last-Event-ID`` (or ``?after``),
+then the reader's view; afterwards, whenever the match changes, its new events and the view
+again.  Messages:
+
+- ``event: event`` with ``id: <seq>`` and ``data:`` the event (as ``GET …/events`` gives it);
+- ``event: view`` (no ``id``): ``{"version", "to_move", "over", "rollback", "view"}``, the
+  reader's view after the events before it;
+- ``: heartbeat`` comment lines every ``heartbeat`` seconds while nothing happens;
+- ``event: end`` (last, then the stream closes): ``{"version", "reason"}``, ``reason``
+  ``"over"`` (the match ended), ``"gone"`` (deleted or expired) or ``"reconnect"`` (the
+  stream's time is up, or the store stopped answering: reconnect with ``Last-Event-ID``).
+
+Each event is sent once per reader with the fields it may see (:func:`referee.reading.
+for_reader`); resuming after ``Last-Event-ID`` = *n* sends exactly the events after *n*.
+
+**Tickets** (:func:`issue_ticket`): a browser's ``EventSource`` cannot send headers, so a
+token holder trades its token for a read-only ticket valid for :data:`TICKET_SECONDS` and
+passes it as ``?ticket=``; the token itself never goes in a URL.  A ticket is
+``<role>.<expiry>.<mac>``: the role (``h`` host, ``s<n>`` seat *n*), the Unix expiry, and an
+HMAC-SHA-256 keyed with the stored hash of that role's token, so every worker and pod checks
+it with no state of its own, and nobody without the token (or the store) can make one.
+
+Waiting never holds a thread of its own: each reader waits on a
+:class:`~referee.store.feed.Watch` (a greenlet's event under gevent).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+from typing import Any, Iterator
+
+from referee.loading import game_entry
+from referee.matches import Caller, rollback_view, see
+from referee.reading import for_reader
+from referee.refusals import NotFound, Refusal
+from referee.store import MatchNotFound, MatchStore, StoreUnavailable
+
+TICKET_SECONDS = 120
+"""How long a stream ticket may be used to open a stream or long-poll (an open stream stays
+open after it expires)."""
+
+MAX_WAIT_SECONDS = 25
+"""The longest long-poll (``?wait=``), in seconds."""
+
+
+# --- tickets -----------------------------------------------------------------------------
+def issue_ticket(record: dict[str, Any], caller: Caller, now: float | None = None
+                 ) -> dict[str, Any]:
+    """A read-only ticket for ``caller`` (a seat or the host; 401 ``unauthorized`` for the
+    public, who needs none): ``{"ticket", "expires_in"}`` (seconds)."""
+    if caller.role == "public":
+        raise Refusal("unauthorized", "A stream ticket is made with a seat or host token "
+                      "(Authorization: Bearer <token>); the public view needs none.")
+    role = "h" if caller.host else f"s{record['players'].index(caller.seat)}"
+    expires = int(now if now is not None else time.time()) + TICKET_SECONDS
+    return {"ticket": f"{role}.{expires}.{_mac(record, role, expires)}",
+            "expires_in": TICKET_SECONDS}
+
+
+def ticket_caller(record: dict[str, Any], ticket: str, now: float | None = None) -> Caller:
+    """Who ``ticket`` was issued to; 401 ``unauthorized`` if it is malformed, forged, of
+    another match or expired."""
+    role, _, rest = ticket.partition(".")
+    expiry, _, mac = rest.partition(".")
+    caller = _role_caller(record, role)
+    if caller is None or not expiry.isdigit() or len(expiry) > 12:
+        raise _bad_ticket("This is not a stream ticket of this match.")
+    if not hmac.compare_digest(_mac(record, role, int(expiry)), mac):
+        raise _bad_ticket("This is not a stream ticket of this match.")
+    if int(expiry) < (now if now is not None else time.time()):
+        raise _bad_ticket("This stream ticket has expired: get a new one with the token "
+                          "(POST /v1/matches/{id}/stream-tickets).")
+    return caller
+
+
+def _role_caller(record: dict[str, Any], role: str) -> Caller | None:
+    if role == "h":
+        return Caller(host=True)
+    if role[:1] == "s" and role[1:].isdigit() and int(role[1:]) < len(record["players"]):
+        return Caller(seat=record["players"][int(role[1:])])
+    return None
+
+
+def _mac(record: dict[str, Any], role: str, expires: int) -> str:
+    caller = _role_caller(record, role)
+    key = record["host"] if caller.host else record["seats"][caller.seat]
+    message = f"stream-ticket\n{record['id']}\n{role}\n{expires}".encode()
+    return hmac.new(key.encode(), message, hashlib.sha256).hexdigest()[:32]
+
+
+def _bad_ticket(detail: str) -> Refusal:
+    return Refusal("unauthorized", detail, errors=[{"field": "ticket", "message": detail}])
+
+
+# --- the stream --------------------------------------------------------------------------
+def sse(data: dict[str, Any], event: str, event_id: int | None = None) -> str:
+    """One SSE message: ``id:`` (if given), ``event:`` and one ``data:`` line of JSON."""
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def reader_view(record: dict[str, Any], caller: Caller) -> dict[str, Any]:
+    """``{"version", "to_move", "over", "rollback", "view"}`` of ``record`` for ``caller``."""
+    entry = game_entry(record["game"])
+    return {"version": record["version"], "to_move": entry.engine.to_move(record["state"]),
+            "over": entry.engine.is_over(record["state"]), "rollback": rollback_view(record),
+            "view": see(entry, record["state"], caller)}
+
+
+def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbeat: float,
+           limit: float) -> Iterator[str]:
+    """The SSE text of ``caller``'s stream of ``match_id`` from ``seq`` > ``after``, for at
+    most ``limit`` seconds, a heartbeat after each ``heartbeat`` quiet seconds (see the module
+    docstring).  Reads the store once per change (a read shared with the other readers of the
+    match woken by the same change); never raises once started."""
+    deadline = time.monotonic() + limit
+    shown = None
+    yield "retry: 2000\n\n"
+    with store.feed.watch(match_id) as watch:
+        while True:
+            since = watch.clear()
+            try:
+                record, logged = store.feed.reads.read(_read_accepted(store), (match_id, after),
+                                                       since)
+            except MatchNotFound:
+                yield sse({"version": shown, "reason": "gone"}, "end")
+                return
+            except StoreUnavailable:
+                yield sse({"version": shown, "reason": "reconnect"}, "end")
+                return
+            for ev in for_reader(logged, caller.viewer):
+                yield sse(ev, "event", ev["seq"])
+            after = logged[-1]["seq"] if logged else after
+            if record["version"] != shown:
+                shown = record["version"]
+                current = reader_view(record, caller)
+                yield sse(current, "view")
+                if current["over"]:
+                    yield sse({"version": shown, "reason": "over"}, "end")
+                    return
+            if time.monotonic() >= deadline:
+                yield sse({"version": shown, "reason": "reconnect"}, "end")
+                return
+            while not watch.wait(min(heartbeat, max(deadline - time.monotonic(), 0.0))):
+                if time.monotonic() >= deadline:
+                    break
+                yield ": heartbeat\n\n"
+
+
+def _read_accepted(store: MatchStore):
+    """``store.read`` whose record's state the engine has checked once (so the readers sharing
+    the read trust it: :meth:`referee.games.base.Engine.accept`)."""
+    def read(match_id: str, after: int):
+        record, logged = store.read(match_id, after)
+        record["state"] = game_entry(record["game"]).engine.accept(record["state"])
+        return record, logged
+    return read
+
+
+def long_poll(store: MatchStore, record: dict[str, Any], caller: Caller, after: int,
+              wait: float) -> dict[str, Any]:
+    """``{"version", "events"}``: the events ``caller`` may see with ``seq`` > ``after``; when
+    there are none yet and the match is not over, wait up to ``wait`` seconds for some.  404
+    ``not-found`` if the match goes away meanwhile."""
+    deadline = time.monotonic() + wait
+    over = game_entry(record["game"]).engine.is_over
+    with store.feed.watch(record["id"]) as watch:
+        while True:
+            watch.clear()
+            try:
+                record, logged = store.read(record["id"], after)
+            except MatchNotFound:
+                raise NotFound(f"The match {record['id']!r} was deleted or "
+                                   "expired.") from None
+            events = for_reader(logged, caller.viewer)
+            left = deadline - time.monotonic()
+            if events or left <= 0 or over(record["state"]):
+                return {"version": record["version"], "events": events}
+            watch.wait(left)

@@ -1,0 +1,43 @@
+"""What one reader receives of a match's event log: each event once, with the fields it may see.
+
+Engines tell a secret to some seats by emitting a public event followed by its *private twin*:
+the same ``type`` and fields plus the secret, with ``visible_to`` (e.g. Coup's
+``replacement_drawn``, ``exchange_drawn``, ``cards_returned``, Gnoming's ``drew``;
+:func:`referee.games.base.event`).  A reader allowed to see the twin would otherwise get the
+same happening twice; :func:`for_reader` keeps only the twin for them and only the public event
+for everyone else.  Every answer built from the log (action answers, ``GET …/events``, the
+long-poll and the stream) goes through it, so the rule lives in one place.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from referee.games.base import event_visible
+
+_NUMBERING = ("seq", "version", "visible_to")
+"""Fields the log adds (or the twin carries) that do not say what happened."""
+
+
+def is_private_twin(public: dict[str, Any], private: dict[str, Any]) -> bool:
+    """True when ``private`` (with ``visible_to``) repeats ``public`` (without it) with more
+    fields: same ``type``, and every field of ``public`` but the numbering equal in both."""
+    if "visible_to" in public or "visible_to" not in private:
+        return False
+    return all(private.get(key) == value for key, value in public.items()
+               if key not in _NUMBERING)
+
+
+def for_reader(events: Iterable[dict[str, Any]], viewer: str | None) -> list[dict[str, Any]]:
+    """The events ``viewer`` (a player, ``PUBLIC`` or ``REFEREE``) may see, in order, a public
+    event dropped when the next one is its private twin that ``viewer`` sees too."""
+    logged = list(events)
+    kept = []
+    for index, ev in enumerate(logged):
+        if not event_visible(ev, viewer):
+            continue
+        following = logged[index + 1] if index + 1 < len(logged) else None
+        if (following is not None and is_private_twin(ev, following)
+                and event_visible(following, viewer)):
+            continue
+        kept.append(ev)
+    return kept

@@ -1,0 +1,197 @@
+"""Disputes (``POST …/rollback``, ``…/rollback/votes``, ``DELETE …/rollback``) on the
+in-process store: proposals, approval, the logged undo, and the audit that replays it."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.matches.conftest import bearer
+
+FOUR = ["ana", "ben", "cy", "dee"]
+FOUR_SETUP = {"game": "all-fours", "players": FOUR, "dealer": "ana", "seed": 42,
+              "sides": {"X": ["ana", "cy"], "Y": ["ben", "dee"]}}
+
+
+def propose(game, to_version, version, who="host", **body):
+    return game.client.post(game.url + "/rollback", json={
+        "to_version": to_version, "reason": "that card was played by mistake", **body},
+        headers={**bearer(game.token(who)), "If-Match": f'"{version}"'})
+
+
+def vote(game, who, proposal, approve=True):
+    return game.client.post(game.url + "/rollback/votes",
+                            json={"proposal": proposal, "approve": approve},
+                            headers=bearer(game.token(who)))
+
+
+def played(client, table, setup, moves, seed=1):
+    """A match with ``moves`` random legal moves made; returns it and the referee view at each
+    version."""
+    game = table.create(client, **setup)
+    rng = random.Random(seed)
+    views = {1: game.read("host")["view"]}
+    for _ in range(moves):
+        game.step(rng)
+        read = game.read("host")
+        views[read["version"]] = read["view"]
+    return game, views
+
+
+def test_digital_every_seat_approves_then_the_state_of_the_version_returns(client, table):
+    game, views = played(client, table, FOUR_SETUP, 6)
+    proposed = propose(game, 3, 7)
+    assert proposed.status_code == 200, proposed.get_json()
+    body = proposed.get_json()
+    assert body["status"] == "pending" and body["version"] == 8
+    pending = body["rollback"]
+    assert pending["to_version"] == 3 and pending["approval"] == "all"
+    assert [u["version"] for u in pending["undone"]] == [4, 5, 6, 7]
+    assert all(set(u) == {"version", "type", "player"} for u in pending["undone"])  # no cards
+    # While it is pending nobody moves; a client still at version 7 is stale.
+    who, action = next((p, a) for p in game.read("host")["to_move"] for a in game.legal(p))
+    assert game.act(who, action, version=8).get_json()["type"] == "/problems/rollback-pending"
+    assert game.act(who, action, version=7).status_code == 409
+    for n, seat in enumerate(FOUR[:3]):
+        answer = vote(game, seat, pending["proposal"]).get_json()
+        assert answer["status"] == "pending" and answer["version"] == 9 + n
+    assert vote(game, "ana", pending["proposal"]).get_json()["version"] == 11  # same vote again
+    applied = vote(game, "dee", pending["proposal"]).get_json()
+    assert applied["status"] == "applied" and applied["version"] == 12
+    assert [ev["type"] for ev in applied["events"]] == ["rollback_vote", "rollback_applied"]
+    done = applied["events"][1]
+    assert done["approved_by"] == FOUR and done["from_version"] == 11 and done["to_version"] == 3
+    assert game.read("host")["view"] == views[3]
+    assert game.read("host")["rollback"] is None
+    assert game.act(who, action, version=11).status_code == 409  # versions only go up
+
+
+def test_digital_majority_applies_with_three_of_four(client, table):
+    game, views = played(client, table, FOUR_SETUP, 3)
+    pending = propose(game, 2, 4, approval="majority").get_json()["rollback"]
+    assert vote(game, "ana", pending["proposal"]).get_json()["status"] == "pending"
+    assert vote(game, "ben", pending["proposal"], approve=False).get_json()["status"] == "pending"
+    assert vote(game, "cy", pending["proposal"]).get_json()["status"] == "pending"
+    assert vote(game, "dee", pending["proposal"]).get_json()["status"] == "applied"
+    assert game.read("host")["view"] == views[2]
+
+
+def test_one_rejection_rejects_an_all_proposal_and_play_goes_on(client, table):
+    game, views = played(client, table, FOUR_SETUP, 3)
+    pending = propose(game, 2, 4).get_json()["rollback"]
+    rejected = vote(game, "cy", pending["proposal"], approve=False).get_json()
+    assert rejected["status"] == "rejected" and rejected["rollback"] is None
+    assert game.read("host")["view"] == views[4]
+    assert game.step(random.Random(3)) is not None
+    # A vote on the decided proposal: 409 no-rollback.
+    late = vote(game, "ana", pending["proposal"])
+    assert late.status_code == 409 and late.get_json()["type"] == "/problems/no-rollback"
+
+
+def test_the_host_withdraws_a_proposal(client, table):
+    game, _ = played(client, table, FOUR_SETUP, 2)
+    propose(game, 2, 3)
+    answer = client.delete(game.url + "/rollback", headers=bearer(game.token("host")))
+    assert answer.get_json()["status"] == "withdrawn" and answer.get_json()["version"] == 5
+    again = client.delete(game.url + "/rollback", headers=bearer(game.token("host")))
+    assert again.status_code == 409
+
+
+def test_table_mode_the_host_decides_at_once(client, table):
+    game = table.create(client, game="all-fours", players=["a", "b"], dealer="a",
+                        mode="table")
+    assert game.act("host", {"type": "deal", "player": "a", "kick": "5S"}, version=1
+                    ).status_code == 200
+    assert game.act("host", {"type": "stand", "player": "b"}, version=2).status_code == 200
+    answer = propose(game, 2, 3).get_json()
+    assert answer["status"] == "applied" and answer["version"] == 4
+    assert answer["events"][0]["decided_by"] == "host"
+    assert game.read("host")["view"]["phase"] == "beg"  # b has not stood yet (AF-B1)
+    assert game.act("host", {"type": "beg", "player": "b"}, version=4).status_code == 200
+
+
+def _until_a_hand_is_scored(client, table):
+    game = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
+                        seed=7)
+    rng = random.Random(7)
+    while True:
+        body = game.step(rng)
+        assert body is not None and not body["over"]
+        if any(ev["type"] == "hand_scored" for ev in body["events"]):
+            return game, body["version"]
+
+
+def test_af_s_a_rollback_across_a_scored_hand_needs_every_seat(client, table):
+    game, scored = _until_a_hand_is_scored(client, table)
+    pending = propose(game, scored - 1, scored, approval="majority").get_json()["rollback"]
+    assert pending["crosses_scoring"] is True and pending["approval"] == "all"
+    assert vote(game, "ana", pending["proposal"]).get_json()["status"] == "pending"
+    assert vote(game, "ben", pending["proposal"]).get_json()["status"] == "applied"
+
+
+def test_af_s_in_table_mode_too_a_scored_hand_waits_for_the_seats(client, table):
+    for seed in range(30):  # random table play often ends in a renege (AF-I1) first
+        game = table.create(client, game="all-fours", players=["a", "b"], dealer="a",
+                            mode="table", kick="5S")
+        rng = random.Random(seed)
+        body = game.step(rng)
+        while body is not None and not body["over"] and not any(
+                ev["type"] == "hand_scored" for ev in body["events"]):
+            body = game.step(rng)
+        if body is not None and not body["over"]:
+            break
+    answer = propose(game, body["version"] - 1, body["version"]).get_json()
+    assert answer["status"] == "pending" and answer["rollback"]["crosses_scoring"] is True
+    assert vote(game, "a", answer["rollback"]["proposal"]).get_json()["status"] == "pending"
+    assert vote(game, "b", answer["rollback"]["proposal"]).get_json()["status"] == "applied"
+
+
+@pytest.mark.parametrize("who, to_version, status, slug", [
+    ("ben", 1, 403, "forbidden"),          # only the host proposes
+    ("host", 3, 422, "invalid-input"),     # not an earlier version
+    ("host", 0, 422, "invalid-input"),
+])
+def test_bad_proposals(client, table, who, to_version, status, slug):
+    game, _ = played(client, table, FOUR_SETUP, 2)
+    answer = propose(game, to_version, 3, who=who)
+    assert answer.status_code == status and answer.get_json()["type"] == f"/problems/{slug}"
+
+
+def test_a_vote_needs_a_seat_and_a_pending_proposal(client, table):
+    game, _ = played(client, table, FOUR_SETUP, 2)
+    assert vote(game, "ana", 3).status_code == 409
+    pending = propose(game, 1, 3).get_json()["rollback"]
+    assert vote(game, "host", pending["proposal"]).status_code == 403
+    assert vote(game, "ana", pending["proposal"] + 1).status_code == 409
+    vote(game, "ana", pending["proposal"], approve=False)
+    assert propose(game, 1, 5).status_code == 200  # rejected: a new proposal may follow
+
+
+def test_the_audit_keeps_undone_moves_and_approvers_and_replays_to_the_final_state(
+        client, table):
+    game = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
+                        seed=42, options={"target": 1})
+    rng = random.Random(4)
+    for _ in range(4):
+        game.step(rng)
+    pending = propose(game, 2, 5).get_json()["rollback"]
+    vote(game, "ana", pending["proposal"])
+    vote(game, "ben", pending["proposal"])
+    game.play_out(rng)
+    assert propose(game, 2, game.read("host")["version"]).status_code == 403  # it is over
+    audit = client.get(game.url + "/audit").get_json()
+    steps = [entry["rollback"]["step"] for entry in audit["history"] if "rollback" in entry]
+    assert steps == ["proposed", "vote", "applied"]
+    applied = next(e["rollback"] for e in audit["history"]
+                   if e.get("rollback", {}).get("step") == "applied")
+    assert applied["approved_by"] == ["ana", "ben"] and applied["reason"]
+    undone = [e["action"] for e in audit["history"] if e["version"] in (3, 4, 5)
+              and "action" in e]
+    assert len(undone) == 3 and [u["version"] for u in applied["undone"]] == [3, 4, 5]
+    assert [e["version"] for e in audit["history"]] == list(range(2, audit["version"] + 1))
+    state = client.post("/v1/games/all-fours/setup", json=audit["setup"]).get_json()["state"]
+    for action in audit["actions"]:
+        state = client.post("/v1/games/all-fours/apply",
+                            json={"state": state, "action": action}).get_json()["state"]
+    assert state == audit["final_state"]
+    assert len(audit["actions"]) == len(audit["history"]) - 3 - 3  # 3 undone, 3 steps
