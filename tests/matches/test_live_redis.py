@@ -24,7 +24,10 @@ def pods(redis_url, free_port):
     workers): ``(A with 2 workers, B with 1)``; beats every 0.5 s."""
     env = {"REDIS_URL": redis_url, "REFEREE_STREAM_HEARTBEAT_SECONDS": "0.5"}
     with gunicorn(free_port(), env, workers=2) as a, gunicorn(free_port(), env, workers=1) as b:
-        yield RefereeClient(a), RefereeClient(b)
+        clients = RefereeClient(a), RefereeClient(b)
+        yield clients
+        for client in clients:  # no keep-alive connection holds up the servers' shutdown
+            client.session.close()
 
 
 def _token(match, who):
