@@ -4,7 +4,7 @@ phone of its table (from sending the move's POST to the phone reading the view a
 
 Run (needs a Redis; the worker's readers share one pub/sub subscription):
 
-    .venv/bin/python bench/streams.py --redis-url redis://127.0.0.1:6379/0 [--seconds 30]
+    .venv/bin/python -m bench.streams --redis-url redis://127.0.0.1:6379/0 [--seconds 30]
 
 Everything goes to 127.0.0.1 and stops after ``--seconds`` of moves.  Streams are read by one
 asyncio loop in this process (no thread per stream); moves are made by ``MOVING`` threads, one
@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 
 import requests
+
+from bench.servers import BUDGETS
 
 REPO = Path(__file__).resolve().parents[1]
 PHONES = ["ana", "ben", "cy", "dee"]
@@ -49,12 +51,12 @@ def free_port() -> int:
 
 
 def start_server(redis_url: str, port: int) -> subprocess.Popen:
-    """``gunicorn --worker-class gevent -w 1`` on ``port``; waits for /readyz."""
-    env = {**os.environ, "REDIS_URL": redis_url,
-           "REFEREE_LOG_LEVEL": "WARNING"}
+    """``gunicorn -w 1`` with the shipped settings (referee.worker's gevent worker) and room for
+    4000 connections, on ``port``; waits for /readyz."""
+    env = {**os.environ, **BUDGETS, "REDIS_URL": redis_url, "REFEREE_LOG_LEVEL": "WARNING"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", "python:referee.gunicorn_conf",
-         "--worker-class", "gevent", "--worker-connections", "4000", "--workers", "1",
+         "--worker-connections", "4000", "--workers", "1",
          "--access-logfile", "/dev/null", "--bind", f"127.0.0.1:{port}", "referee.wsgi:app"],
         cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30

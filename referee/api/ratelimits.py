@@ -4,11 +4,13 @@ stateless calls, per client IP and per token; and the client's IP behind a trust
 | budget | applies to | key | default |
 | --- | --- | --- | --- |
 | ``REFEREE_LIMIT_CREATE`` | ``POST /v1/matches`` | client IP | ``20/minute;200/hour`` |
-| ``REFEREE_LIMIT_MATCH_PER_TOKEN`` | every other ``/v1/matches/…`` call | token | ``240/minute`` |
+| ``REFEREE_LIMIT_MATCH_PER_TOKEN`` | every other ``/v1/matches/…`` call | token (or stream ticket) | ``240/minute`` |
 | ``REFEREE_LIMIT_MATCH_PER_IP`` | every other ``/v1/matches/…`` call | client IP | ``1200/minute`` |
 | ``REFEREE_LIMIT_STATELESS_PER_IP`` | ``/v1/games/…`` | client IP, per worker process | ``3000/minute`` |
 
-A call without a token counts against its IP's token budget too (the key is then the IP).
+A call without a token counts against its IP's token budget too (the key is then the IP); a
+read with a stream ticket against the ticket's.  A stream (``…/stream``) or long-poll
+(``…/events?wait=``) counts once when it opens, not per event or heartbeat it carries.
 Match budgets are Flask-Limiter's, kept in the store's Redis (:func:`storage_uri`; in memory
 without Redis), and its hooks run for match calls only.  The stateless budget is counted in
 the worker's memory (:class:`LocalBudget`, the same ``limits`` notation), so a stateless call
@@ -86,11 +88,16 @@ def ip_key() -> str:
 
 
 def token_key() -> str:
-    """The bearer token's SHA-256 prefix (its IP when the call has no token)."""
+    """The bearer token's SHA-256 prefix; for a stream or long-poll read with ``?ticket=``
+    (no header: browsers' EventSource), the ticket's; the IP when the call has neither.  A
+    stream or long-poll is one request, so it counts once however long it stays open."""
     header = request.headers.get("Authorization", "")
     token = header.partition(" ")[2].strip()
     if not token:
-        return ip_key()
+        ticket = request.args.get("ticket")
+        if not ticket:
+            return ip_key()
+        return "ticket:" + hashlib.sha256(ticket.encode()).hexdigest()[:32]
     return "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
 
 

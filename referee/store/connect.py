@@ -8,7 +8,11 @@ Flask-Limiter / ``limits`` understands), in the ``limits`` convention of URL sch
 | ``redis+cluster://[:pw@]h1:p1,h2:p2`` | Redis Cluster (any reachable nodes) | ``redis.cluster.RedisCluster`` |
 | ``redis+sentinel://[:pw@]h1:p1,h2:p2/<master>[/db]`` | Sentinel: the master it names | ``Sentinel.master_for`` |
 
-:func:`redis_client` builds the client (``**options`` go to redis-py, e.g. timeouts);
+:func:`redis_client` builds the client (``**options`` go to redis-py, e.g. timeouts); with
+``max_connections`` its connections (per node of a cluster) come from a *blocking* pool of at
+most that many, where a caller finding them all busy waits up to ``pool_timeout`` seconds for
+one (then redis-py's ``ConnectionError``), instead of opening without bound or failing at once
+— a gevent worker serving hundreds of streams opens them in bursts.
 :func:`limiter_storage_uri` gives Flask-Limiter the same Redis.  Raises :class:`ValueError`
 for a URL of another scheme or without a host.  A Redis Cluster client contacts the cluster
 when it is built; the others connect on first use.
@@ -20,7 +24,7 @@ from urllib.parse import unquote, urlsplit
 
 import redis
 from redis.cluster import ClusterNode, RedisCluster
-from redis.sentinel import Sentinel
+from redis.sentinel import Sentinel, SentinelConnectionPool
 
 SCHEMES = ("redis", "rediss", "redis+unix", "redis+cluster", "redis+sentinel")
 """The URL schemes :func:`redis_client` accepts (those of ``limits``' Redis storages)."""
@@ -52,23 +56,39 @@ def _hosts(netloc: str, default_port: int) -> tuple[list[tuple[str, int]], str |
     return hosts, password
 
 
-def redis_client(url: str, **options: Any) -> redis.Redis | RedisCluster:
+class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool):
+    """The Sentinel master's pool, blocking like :class:`redis.BlockingConnectionPool` (redis-py
+    has no blocking Sentinel pool): Sentinel's address lookup, the blocking pool's bound."""
+
+
+def redis_client(url: str, *, max_connections: int | None = None,
+                 pool_timeout: float = 1.0, **options: Any) -> redis.Redis | RedisCluster:
     """A redis-py client for ``url`` (see the module docstring for the schemes).
 
     ``options`` are redis-py connection keywords (``socket_timeout``, ``decode_responses``,
-    ``retry``…), applied to every node of a cluster and to the Sentinel's master.  Raises
-    :class:`ValueError` for a bad URL and, for a cluster, redis-py's connection errors
-    (``RedisClusterException``) when no node answers."""
+    ``retry``…), applied to every node of a cluster and to the Sentinel's master.  With
+    ``max_connections`` (> 0) the client holds at most that many connections (per cluster
+    node) in a blocking pool that waits up to ``pool_timeout`` seconds for a free one; without
+    it, redis-py's default pool (unbounded).  Raises :class:`ValueError` for a bad URL and, for
+    a cluster, redis-py's connection errors (``RedisClusterException``) when no node answers."""
     kind = topology(url)
+    pool: dict[str, Any] = {}
+    if max_connections is not None:
+        pool = {"max_connections": max_connections, "timeout": pool_timeout}
     if kind == "single":
         if url.startswith("redis+unix://"):
             url = "unix://" + url[len("redis+unix://"):]
-        return redis.Redis.from_url(url, **options)
+        if not pool:
+            return redis.Redis.from_url(url, **options)
+        return redis.Redis.from_pool(
+            redis.BlockingConnectionPool.from_url(url, **pool, **options))
     parts = urlsplit(url)
     if kind == "cluster":
         hosts, password = _hosts(parts.netloc, 6379)
+        if pool:
+            pool["connection_pool_class"] = redis.BlockingConnectionPool
         return RedisCluster(startup_nodes=[ClusterNode(h, p) for h, p in hosts],
-                            password=password, **options)
+                            password=password, **pool, **options)
     hosts, password = _hosts(parts.netloc, 26379)
     path = [p for p in parts.path.split("/") if p]
     if not path:
@@ -77,7 +97,9 @@ def redis_client(url: str, **options: Any) -> redis.Redis | RedisCluster:
                         if k in ("socket_timeout", "socket_connect_timeout")}
     sentinel = Sentinel(hosts, sentinel_kwargs=sentinel_options)
     db = int(path[1]) if len(path) > 1 else 0
-    return sentinel.master_for(path[0], password=password, db=db, **options)
+    if pool:
+        pool["connection_pool_class"] = BlockingSentinelPool
+    return sentinel.master_for(path[0], password=password, db=db, **pool, **options)
 
 
 def limiter_storage_uri(url: str) -> str:

@@ -55,6 +55,12 @@ CONNECT_TIMEOUT = 0.5
 SOCKET_TIMEOUT = 1.0
 """Seconds to wait for a Redis reply before answering 503."""
 
+MAX_CONNECTIONS = 200
+"""Redis connections per process (per node of a cluster) at most, in a blocking pool
+(:func:`referee.store.connect.redis_client`): a gevent worker opening more than 100 streams at
+once (each a read; the change feed holds one more connection) waits for a free connection, up
+to ``SOCKET_TIMEOUT``, then answers 503 — it neither fails at once nor opens without bound."""
+
 WAIT_MS = 500
 """Milliseconds an update waits for ``wait_replicas`` replicas to acknowledge it."""
 
@@ -134,12 +140,14 @@ class RedisStore(MatchStore):
 
     @property
     def client(self) -> redis.Redis:
-        """The redis-py client of :attr:`url`, made on first use (short timeouts, no retry)."""
+        """The redis-py client of :attr:`url`, made on first use (short timeouts, no retry,
+        a blocking pool of :data:`MAX_CONNECTIONS`)."""
         if self._client is None:
             with self._lock:
                 if self._client is None:
                     self._client = redis_client(
-                        self.url, socket_connect_timeout=CONNECT_TIMEOUT,
+                        self.url, max_connections=MAX_CONNECTIONS, pool_timeout=SOCKET_TIMEOUT,
+                        socket_connect_timeout=CONNECT_TIMEOUT,
                         socket_timeout=SOCKET_TIMEOUT, retry=Retry(NoBackoff(), 0),
                         decode_responses=True)
         return self._client
