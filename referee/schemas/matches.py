@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, fields, validate
 
-from referee.schemas.fields import List, MAX_PLAYERS, Mode, Options, PlayerName, Seed, StrictBoolean
+from referee.schemas.fields import (List, MAX_PLAYERS, Mode, Options, PlayerName, Seed,
+                                    StrictBoolean)
 
 MAX_SEQ = 2**63 - 1
 """The largest ``after`` (a Redis list index is a signed 64-bit integer)."""
