@@ -163,7 +163,13 @@ _STREAM_DOC = {
                    "view` (data: version, to_move, over, rollback, view), `: heartbeat` "
                    "comments, and last `event: end` (data: version, reason over|gone|"
                    "reconnect)",
-    "content": {"text/event-stream": {"schema": {"type": "string"}}}}
+    "content": {"text/event-stream": {"schema": {
+        "description": "one Server-Sent Event (its fields as the SSE format names them)",
+        "type": "object", "properties": {
+            "event": {"type": "string", "enum": ["event", "view", "end"]},
+            "id": {"type": "string", "description": "the event's seq"},
+            "data": {"type": "string", "description": "JSON text"},
+            "retry": {"type": "integer"}}}}}}
 
 
 @blp.route("/<match_id>/stream")
