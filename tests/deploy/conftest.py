@@ -2,7 +2,6 @@
 ``deploy``, which plain ``./dev test`` leaves out."""
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import pytest
@@ -16,11 +15,3 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.deploy)
 
 
-@pytest.fixture
-def free_port():
-    """A function returning a TCP port free on the loopback now."""
-    def pick() -> int:
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            return sock.getsockname()[1]
-    return pick

@@ -120,16 +120,21 @@ def test_a_reply_lost_after_the_write_is_recovered_by_retrying_with_the_key(
     assert store.actions(match.id) == [{"version": 2, "action": stand}]
 
 
+def _admin_of(private_redis) -> redis.Redis:
+    """A client that reconfigures the one test server (CONFIG SET, REPLICAOF): a single Redis
+    only; the topology runs cover outages by stopping servers."""
+    if not private_redis.url.startswith("redis://"):
+        pytest.skip("CONFIG SET on one server: a single Redis only")
+    return redis.Redis.from_url(private_redis.url)
+
+
 def test_a_full_redis_under_noeviction_is_503_and_not_ready_and_nothing_is_written(
         private_redis, table):
     """``maxmemory`` reached with ``noeviction``: Redis refuses every write with OOM."""
     client = create_app({"TESTING": True, "REDIS_URL": private_redis.url}).test_client()
     match = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
                          seed=1)
-    if not private_redis.url.startswith("redis://"):
-        pytest.skip("CONFIG SET on one server: a single Redis only (the topology runs cover "
-                    "outages by stopping servers)")
-    admin = redis.Redis.from_url(private_redis.url)
+    admin = _admin_of(private_redis)
     admin.config_set("maxmemory-policy", "noeviction")
     admin.config_set("maxmemory", "1")  # below what it already uses: every write is OOM
     try:
@@ -149,10 +154,7 @@ def test_a_read_only_replica_is_503_and_not_ready(private_redis, table, free_por
     client = create_app({"TESTING": True, "REDIS_URL": private_redis.url}).test_client()
     match = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
                          seed=1)
-    if not private_redis.url.startswith("redis://"):
-        pytest.skip("CONFIG SET on one server: a single Redis only (the topology runs cover "
-                    "outages by stopping servers)")
-    admin = redis.Redis.from_url(private_redis.url)
+    admin = _admin_of(private_redis)
     admin.execute_command("REPLICAOF", "127.0.0.1", str(free_port()))  # a primary that is not there
     try:
         _assert_503(match.act("ben", {"type": "stand", "player": "ben"}, version=1))
