@@ -74,7 +74,11 @@ def test_a_sentinel_failover_mid_match_keeps_every_accepted_move(sentinel_set):
     assert sentinel_set.master_port() != first_master  # the Sentinel did fail over …
     assert seen_503 and set(seen_503) == {"/problems/store-unavailable"}  # … mid-match
     store = app.extensions["referee.store"]
-    assert store.actions(match["id"]) == accepted
+    # Each history entry is {"version": v, "action": a} (referee/history.py): one per commit,
+    # the version it produced running 2, 3, … with no gap.
+    history = store.actions(match["id"])
+    assert [entry["action"] for entry in history] == accepted
+    assert [entry["version"] for entry in history] == list(range(2, len(accepted) + 2))
     assert store.load(match["id"])["version"] == len(accepted) + 1
     events = store.events(match["id"])
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
@@ -83,12 +87,13 @@ def test_a_sentinel_failover_mid_match_keeps_every_accepted_move(sentinel_set):
 def test_an_update_too_few_replicas_acknowledged_is_refused_and_its_retry_replayed(
         sentinel_set):
     # Two replicas exist: waiting for three cannot succeed, so the update is not accepted.
+    # (How many of the two acknowledge within WAIT_MS depends on timing: 1 was seen in CI.)
     store = RedisStore(sentinel_set.url, prefix="wait-test", wait_replicas=3)
     store.create("m1", {"version": 1, "game": "all-fours"}, 60)
-    with pytest.raises(StoreUnavailable, match="2 of 3 replicas"):
+    with pytest.raises(StoreUnavailable, match=r"\b[0-2] of 3 replicas acknowledged"):
         store.commit("m1", 1, {"version": 2}, {"type": "stand"}, [], 60,
                      idempotency=("k1", {"status": 200}))
-    # It was written on the master (and replicated to two): the retry with the same key
+    # It was written on the master: the retry with the same key
     # finds it recorded, so the move is applied once.
     assert store.recorded("m1", "k1") == {"status": 200}
     assert store.actions("m1") == [{"type": "stand"}]
