@@ -85,9 +85,14 @@ def redis_client(url: str, *, max_connections: int | None = None,
     parts = urlsplit(url)
     if kind == "cluster":
         hosts, password = _hosts(parts.netloc, 6379)
-        if pool:
-            pool["connection_pool_class"] = redis.BlockingConnectionPool
-        return RedisCluster(startup_nodes=[ClusterNode(h, p) for h, p in hosts],
+        nodes = [ClusterNode(h, p) for h, p in hosts]
+        if not pool:
+            return RedisCluster(startup_nodes=nodes, password=password, **options)
+        # redis-py hands ``connection_pool_class`` and its keywords (``timeout``) to each node's
+        # pool only for a client built from a URL; otherwise they go to ``Redis()``, which
+        # refuses them.  The first host is that URL, every host a startup node.
+        pool["connection_pool_class"] = redis.BlockingConnectionPool
+        return RedisCluster(url=f"redis://{nodes[0].host}:{nodes[0].port}", startup_nodes=nodes,
                             password=password, **pool, **options)
     hosts, password = _hosts(parts.netloc, 26379)
     path = [p for p in parts.path.split("/") if p]

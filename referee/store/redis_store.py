@@ -42,6 +42,7 @@ from typing import Any
 
 import redis
 from redis.backoff import NoBackoff
+from redis.exceptions import RedisClusterException
 from redis.retry import Retry
 
 from referee.store.base import (AlreadyRecorded, MatchNotFound, MatchStore, StoreError,
@@ -64,9 +65,10 @@ to ``SOCKET_TIMEOUT``, then answers 503 — it neither fails at once nor opens w
 WAIT_MS = 500
 """Milliseconds an update waits for ``wait_replicas`` replicas to acknowledge it."""
 
-_DOWN = (redis.RedisError,)
+_DOWN = (redis.RedisError, RedisClusterException)
 """Every redis-py error: connection, timeout, OOM, READONLY, cluster (no master for a slot,
-TRYAGAIN) and script errors: all mean "the store cannot take this now" (503)."""
+TRYAGAIN; ``RedisClusterException`` — "cannot be connected" when no node answers — is not a
+``RedisError``) and script errors: all mean "the store cannot take this now" (503)."""
 
 READY_KEY_SECONDS = 10
 """TTL of the key :meth:`RedisStore.ready` writes."""
