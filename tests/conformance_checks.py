@@ -16,6 +16,10 @@ and returns every :class:`Failure` it saw (it never stops at the first).  The pr
 - ``no-leak``: no view but the referee's carries the seed, and no view changes when the
   cards in the places the engine declares hidden from its viewer (``hidden_places``) are
   exchanged among themselves (what a view depended on would change);
+- ``info-set``: what a seat learns without moving depends only on what it may see — for each
+  seat, ``legal_actions(state, seat)`` and the violations (rule, code, params, field) of a
+  sample of that seat's actions, listed and unlisted, are the same on the state scrambled
+  for that seat (the pair test of issue 12, on every game);
 - ``conserved``: what the engine declares conserved (``conserved``) never changes;
 - ``progress``: a game not over has a legal action for everyone in ``to_move``; an ended
   one has none.
@@ -39,7 +43,7 @@ SWAP_TRIES = 40
 """Pairs of hidden places a scramble tries to swap when rotating a whole pool is refused."""
 
 PROPERTIES = ("listed-applies", "unlisted-refused", "no-mutation", "json-round-trip",
-              "snapshot-round-trip", "no-leak", "conserved", "progress")
+              "snapshot-round-trip", "no-leak", "info-set", "conserved", "progress")
 
 
 @dataclass(frozen=True)
@@ -161,7 +165,7 @@ def playout(engine: Engine, body: dict, seed: Any, budget: Budget | None = None,
     for step in range(budget.steps):
         _check_snapshot_and_json(engine, state, step, fail)
         if step % budget.leak_every == 0:
-            _check_views(engine, state, step, fail)
+            _check_views(engine, state, step, fail, rng)
         legal = engine.legal_actions(state)
         if engine.is_over(state):
             if legal or engine.to_move(state):
@@ -236,7 +240,8 @@ def _check_snapshot_and_json(engine, state, step, fail) -> None:
         fail("snapshot-round-trip", step, "the checked JSON copy lists other actions")
 
 
-def _check_views(engine, state, step, fail) -> None:
+def _check_views(engine, state, step, fail, rng=None) -> None:
+    rng = rng or random.Random(step)
     for viewer in [PUBLIC, REFEREE, *state["players"]]:
         seen = engine.view(state, viewer)
         try:
@@ -254,3 +259,25 @@ def _check_views(engine, state, step, fail) -> None:
             continue
         if changed:
             fail("no-leak", step, f"the view of {viewer} depends on a card hidden from it")
+        if viewer is not PUBLIC:
+            _check_info_set(engine, state, other, viewer, step, fail, rng)
+
+
+def _answers(engine, state: dict, seat: str, actions: list[dict]) -> list:
+    """What ``seat`` learns without moving: its legal actions, and each action's violations."""
+    return [engine.legal_actions(state, seat)] + [
+        [(v.rule, v.code, v.params, v.field, v.text) for v in engine.violations(state, a)]
+        for a in actions]
+
+
+def _check_info_set(engine, state, other, seat, step, fail, rng) -> None:
+    """``info-set``: the seat's legal actions and the verdicts on a sample of its actions
+    (listed ones and unlisted variants of them) are those of the scrambled state."""
+    mine = engine.legal_actions(state, seat)
+    sample = rng.sample(mine, min(3, len(mine)))
+    legal = engine.legal_actions(state)
+    for action in list(sample):
+        sample += [v for v in _variants(state, action, legal, rng) if v["player"] == seat]
+    if _answers(engine, other, seat, sample) != _answers(engine, state, seat, sample):
+        fail("info-set", step, f"what {seat} learns without moving depends on a card "
+                               f"hidden from it (legal actions or verdicts of {sample[:3]})")

@@ -29,6 +29,24 @@ class LeaksTheHands(ToyEngine):
         return {k: v for k, v in state.items() if k != "seed"}
 
 
+class DrawDependsOnTheDeck(ToyEngine):
+    """Lets a player draw only when the (face-down) top card of the deck is even: a legal
+    action, and a refusal, that depend on a card no seat sees."""
+
+    def _legal_actions(self, state, player):
+        listed = super()._legal_actions(state, player)
+        if state["deck"] and str(state["deck"][0]) in "135":
+            listed = [a for a in listed if a["type"] != "draw"]
+        return listed
+
+    def _violations(self, state, action):
+        found = super()._violations(state, action)
+        if (not found and action["type"] == "draw" and state["deck"]
+                and str(state["deck"][0]) in "135"):
+            found.append(Violation("TOY-D1", "The top card is odd.", "action.type"))
+        return found
+
+
 class ListsAnIllegalDraw(ToyEngine):
     """Lists ``draw`` even when the deck is empty (TOY-D1 then refuses it)."""
 
@@ -98,6 +116,7 @@ class NeverEnds(ToyEngine):
 
 
 BROKEN = {"no-mutation": MutatesItsInput, "no-leak": LeaksTheHands,
+          "info-set": DrawDependsOnTheDeck,
           "listed-applies": ListsAnIllegalDraw, "unlisted-refused": AcceptsAnyone,
           "snapshot-round-trip": RefusesItsOwnStates, "json-round-trip": NotJson,
           "conserved": LosesACard, "progress": NeverEnds}

@@ -74,6 +74,34 @@ class LossSchema(Schema):
     rule = fields.String(required=True)
 
 
+class LastTurnSchema(Schema):
+    """The turn just finished: its player, declared action and block, if any (COUP-A1–A3, B2)."""
+
+    player = PlayerName(required=True)
+    action = fields.Dict(required=True, allow_none=True)
+    block = fields.Dict(required=True, allow_none=True)
+
+
+class RecordSchema(Schema):
+    """A knowledge record (COUP-X1): one copy of ``card`` is in one of ``places``."""
+
+    card = Character(required=True)
+    places = List(fields.String(), required=True)
+
+
+class DisputeSchema(Schema):
+    """A move the referee's knowledge contradicts (COUP-X1), for the host to judge."""
+
+    turn = fields.Integer(required=True, strict=True, validate=validate.Range(1))
+    player = PlayerName(required=True)
+    action = fields.String(required=True)
+    card = Character(required=True)
+    place = fields.String(required=True)
+    rule = fields.String(required=True)
+    known = fields.Integer(required=True, strict=True, validate=validate.Range(0))
+    copies = fields.Integer(required=True, strict=True, validate=validate.Range(0))
+
+
 class StateSchema(Schema):
     """A Coup snapshot as returned by setup/apply (types only: ``check_snapshot`` decides whether
     it is possible)."""
@@ -93,6 +121,10 @@ class StateSchema(Schema):
     turn = fields.Nested(TurnSchema, required=True)
     loss = fields.Nested(LossSchema, required=True, allow_none=True)
     winner = PlayerName(required=True, allow_none=True)
+    last_turn = fields.Nested(LastTurnSchema, required=True, allow_none=True)
+    knowledge = fields.Dict(keys=fields.String(), values=List(fields.Nested(RecordSchema)),
+                            required=True)
+    disputes = List(fields.Nested(DisputeSchema), required=True)
 
 
 def _target() -> dict:

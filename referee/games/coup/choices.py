@@ -13,7 +13,8 @@ from referee.games.base import UNKNOWN, Problems, event
 from referee.games.coup.cards import exchange_return_rule, is_card_name
 from referee.games.coup.flow import (DECLARE, DECIDE, END, advance, draw, emit_secret,
                                      shuffle_court, turn_up)
-from referee.games.coup.table import can_take, nameable_cards, take_cards
+from referee.games.coup.table import (COURT, can_take, forget_one, learn, named_privately,
+                                      nameable_cards, spread, take)
 
 
 def _check_card_name(state: dict[str, Any], card: Any, rule: str, where: str,
@@ -27,10 +28,11 @@ def _check_card_name(state: dict[str, Any], card: Any, rule: str, where: str,
     return False
 
 
-def card_choices(state: dict[str, Any], pool: list[str], face_up: bool = False) -> list[str]:
-    """Every name one card of ``pool`` may be given (COUP-X1); ``"unknown"`` too for an
-    unknown card that stays face down."""
-    names = nameable_cards(state, pool)
+def card_choices(state: dict[str, Any], pool: list[str], reader: str, place: str,
+                 face_up: bool = False) -> list[str]:
+    """Every name one card of ``pool`` (of ``place``) may be given, to ``reader`` (COUP-X1,
+    V1); ``"unknown"`` too for an unknown card that stays face down."""
+    names = nameable_cards(state, pool, reader, place)
     if UNKNOWN in pool and not face_up:
         names.append(UNKNOWN)
     return names
@@ -42,7 +44,7 @@ def check_lose(state: dict[str, Any], action: dict[str, Any], problems: Problems
     player, card = action["player"], action["card"]
     if not _check_card_name(state, card, "COUP-L1", "action.card", problems, face_up=True):
         return
-    if not can_take(state, state["hands"][player], [card]):
+    if not can_take(state, state["hands"][player], [card], player, player):
         rule = "COUP-X1" if state["mode"] == "table" else "COUP-L1"
         problems.flag(rule, "coup.lose.no_such_card", "action.card", player=player, card_name=card)
 
@@ -57,7 +59,7 @@ def legal_losses(state: dict[str, Any]) -> list[dict[str, Any]]:
     """One lose_influence per card the loser may turn up (L1, X1)."""
     player = state["loss"]["player"]
     return [{"type": "lose_influence", "player": player, "card": c}
-            for c in card_choices(state, state["hands"][player], face_up=True)]
+            for c in card_choices(state, state["hands"][player], player, player, face_up=True)]
 
 
 # --- return_cards (exchange) ---------------------------------------------------------------
@@ -77,7 +79,8 @@ def check_return(state: dict[str, Any], action: dict[str, Any], problems: Proble
                       count=count, returned=len(cards))
     names_ok = all([_check_card_name(state, c, rule, f"action.cards[{i}]", problems)
                     for i, c in enumerate(cards)])
-    if names_ok and not can_take(state, state["hands"][player] + turn["drawn"], cards):
+    if names_ok and not can_take(state, state["hands"][player] + turn["drawn"], cards, player,
+                                 player):
         problems.flag(rule, "coup.exchange.not_in_pool", "action.cards", player=player,
                       names=', '.join(cards))
 
@@ -86,10 +89,16 @@ def play_return(state: dict[str, Any], action: dict[str, Any], events: list) -> 
     """Keep the rest, put the returned cards in the court deck and shuffle it (A7, A8a)."""
     turn = state["turn"]
     player = action["player"]
-    kept, returned = take_cards(state, state["hands"][player] + turn["drawn"], action["cards"])
+    kept, returned, unknown = take(state, state["hands"][player] + turn["drawn"],
+                                   action["cards"], player, player, "return_cards")
+    named_privately(state, player, unknown)
+    spread(state, player, COURT)  # to the others, any of the exchanger's cards may be returned
     state["hands"][player] = kept
     turn["drawn"] = []
     state["court"].extend(returned)
+    for card in returned:
+        if card != UNKNOWN:
+            learn(state, player, card, [COURT])
     shuffle_court(state)
     emit_secret(events, "cards_returned", [player], {"cards": returned, "kept": list(kept)},
                 player=player, count=len(returned))
@@ -115,7 +124,7 @@ def check_show(state: dict[str, Any], action: dict[str, Any], problems: Problems
         problems.flag("COUP-A8b", "coup.show.not_the_examined", "action.player", target=target)
         return
     if _check_card_name(state, card, "COUP-A8b", "action.card", problems) and not can_take(
-            state, state["hands"][player], [card]):
+            state, state["hands"][player], [card], player, player):
         rule = "COUP-X1" if state["mode"] == "table" else "COUP-A8b"
         problems.flag(rule, "coup.show.no_such_card", "action.card", player=player, card_name=card)
 
@@ -124,7 +133,12 @@ def play_show(state: dict[str, Any], action: dict[str, Any], events: list) -> No
     """Show the card to the Inquisitor alone (A8b, V1); a named unknown card becomes known."""
     turn = state["turn"]
     player, card = action["player"], action["card"]
-    rest, taken = take_cards(state, state["hands"][player], [card])
+    rest, taken, unknown = take(state, state["hands"][player], [card], player, player,
+                                "show_card")
+    named_privately(state, player, unknown)
+    if card != UNKNOWN:  # the Inquisitor now sees this copy in the examined hand
+        forget_one(state, turn["player"], card, player)
+        learn(state, turn["player"], card, [player])
     state["hands"][player] = rest + taken
     turn["shown"] = card
     turn["stage"] = DECIDE
@@ -136,7 +150,7 @@ def legal_shows(state: dict[str, Any]) -> list[dict[str, Any]]:
     """One show_card per card the examined player may show (A8b, X1)."""
     target = state["turn"]["action"]["target"]
     return [{"type": "show_card", "player": target, "card": c}
-            for c in card_choices(state, state["hands"][target])]
+            for c in card_choices(state, state["hands"][target], target, target)]
 
 
 def check_decide(state: dict[str, Any], action: dict[str, Any], problems: Problems) -> None:
@@ -154,15 +168,15 @@ def play_decide(state: dict[str, Any], action: dict[str, Any], events: list) -> 
     turn["shown"] = None
     turn["stage"] = END
     if action["swap"]:
-        hand, _ = take_cards(state, state["hands"][target], [card])
+        hand, _, _ = take(state, state["hands"][target], [card], target, target,
+                          "examine_decide")
+        forget_one(state, turn["player"], card, target)  # it leaves the hand, seen by both
         if state["options"]["examine_order"] == "reformation":
-            hand.append(draw(state))
-            state["court"].append(card)
-            shuffle_court(state)
+            hand.append(draw(state, target))
+            _into_court(state, card, (turn["player"], target))
         else:
-            state["court"].append(card)
-            shuffle_court(state)
-            hand.append(draw(state))
+            _into_court(state, card, (turn["player"], target))
+            hand.append(draw(state, target))
         state["hands"][target] = hand
         emit_secret(events, "examined_card_swapped", [target], {"card": hand[-1]},
                     player=target, by=turn["player"], rule="COUP-A8b")
@@ -170,6 +184,15 @@ def play_decide(state: dict[str, Any], action: dict[str, Any], events: list) -> 
         events.append(event("examined_card_kept", player=target, by=turn["player"],
                             rule="COUP-A8b"))
     advance(state, events)
+
+
+def _into_court(state: dict[str, Any], card: str, seen_by: tuple[str, ...]) -> None:
+    """The examined card goes into the court deck, which is shuffled (A8b); ``seen_by`` know
+    it is there (X1)."""
+    state["court"].append(card)
+    for seat in seen_by if card != UNKNOWN else ():
+        learn(state, seat, card, [COURT])
+    shuffle_court(state)
 
 
 def legal_decisions(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -186,7 +209,7 @@ def check_choose(state: dict[str, Any], action: dict[str, Any], problems: Proble
     if len(state["hands"][player]) > 1:
         problems.flag("COUP-S5", "coup.choose.already_chosen", "action.player", player=player)
     elif _check_card_name(state, card, "COUP-S5", "action.card", problems) and not can_take(
-            state, pile, [card]):
+            state, pile, [card], player, "pile"):
         problems.flag("COUP-S5", "coup.choose.not_in_pile", "action.card", player=player,
                       card_name=card)
 
@@ -195,7 +218,8 @@ def play_choose(state: dict[str, Any], action: dict[str, Any], events: list) -> 
     """Take the card; the pile's other four are out of the game, unseen (S5).  The first turn
     starts once both have chosen."""
     player = action["player"]
-    rest, taken = take_cards(state, state["piles"][player], [action["card"]])
+    rest, taken, _ = take(state, state["piles"][player], [action["card"]], player, "pile",
+                          "choose_card")
     state["piles"][player] = rest
     state["hands"][player].append(taken[0])
     emit_secret(events, "card_chosen", [player], {"card": taken[0]}, player=player,
@@ -209,4 +233,5 @@ def play_choose(state: dict[str, Any], action: dict[str, Any], events: list) -> 
 def legal_choices(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Each player still to choose: one choose_card per card of their pile (S5)."""
     return [{"type": "choose_card", "player": p, "card": c} for p in state["players"]
-            if len(state["hands"][p]) == 1 for c in card_choices(state, state["piles"][p])]
+            if len(state["hands"][p]) == 1
+            for c in card_choices(state, state["piles"][p], p, "pile")]

@@ -10,7 +10,17 @@ State (a JSON object; see :mod:`referee.games.coup.flow` for ``turn`` and ``loss
      "court": [cards, top first],
      "piles": {player: [cards]} | {},                        # 2 players: COUP-S5
      "shuffles": n,                                          # court shuffles so far
-     "turn": {...}, "loss": null | {"player", "rule"}, "winner": null | player}
+     "turn": {...}, "loss": null | {"player", "rule"}, "winner": null | player,
+     "last_turn": null | {"player", "action", "block"},      # the turn just finished
+     "knowledge": {reader: [{"card", "places"}]} | {},       # table mode: COUP-X1
+     "disputes": [{"turn", "player", "action", "card", "place", "rule", "known", "copies"}]}
+
+Hidden information (COUP-V1 before X1): everything a seat learns without moving — its view,
+its legal actions, the cards it may name, the refusals of its moves — depends only on what
+that seat may know (:mod:`referee.games.coup.table`).  A seat's move that contradicts only
+what the referee knows (a hand entered at setup, an examined card the seat never saw) is not
+refused, which would reveal the hidden card: it is accepted and recorded in ``disputes``,
+shown in the referee (host) view alone, naming COUP-X1 and the card, for the host to roll back.
 
 Options (COUP-S2, S6, S8, A6, A8b): ``exchanger`` ``"ambassador"``|``"inquisitor"``,
 ``first_player`` (a player or null = first seat), ``two_player_first_coin``,

@@ -17,19 +17,23 @@ Stages where somebody acts: ``choose_card`` (COUP-S5), ``declare``, the three wi
 ``open_block``, ``resolve`` and ``end`` are what comes next once ``state["loss"]`` (``{"player",
 "rule"}``, the influence someone must lose now, W2) is taken.
 
+``state["last_turn"]`` is ``null`` or the turn just finished, ``{"player", "action", "block"}``
+(so a challenge of an income that resolved at once can still be answered by COUP-A1).
+
 Every function here works on a state the caller already copied, appending to ``events``.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import UNKNOWN, event
+from referee.games.base import event
 from referee.games.common.seats import next_seat
 from referee.games.common.shuffle import shuffled
 from referee.games.coup.cards import (COSTS, EXCHANGE_DRAW, GAINS, STEAL_MAX,
                                       blocking_characters, claimed_character,
                                       only_target_blocks)
-from referee.games.coup.table import take_cards
+from referee.games.coup.table import (COURT, drop_place, forget_court_order, learn, readers,
+                                      revealed_publicly, spread, take)
 
 CHOOSE, DECLARE, OVER = "choose_card", "declare", "over"
 ACTION_CHALLENGE, BLOCK, BLOCK_CHALLENGE = "action_challenge", "block", "block_challenge"
@@ -113,13 +117,15 @@ def shuffle_court(state: dict[str, Any]) -> None:
     at a physical table the referee no longer knows the order (COUP-X1)."""
     state["shuffles"] += 1
     if state["mode"] == "table":
-        state["court"] = [UNKNOWN] * len(state["court"])
+        forget_court_order(state)
     else:
         state["court"] = shuffled(state["court"], state["seed"], "court", state["shuffles"])
 
 
-def draw(state: dict[str, Any]) -> str:
-    """Take the top card of the court deck."""
+def draw(state: dict[str, Any], drawer: str) -> str:
+    """``drawer`` takes the top card of the court deck (at a table a card known to be in the
+    court deck may now be the drawer's, COUP-X1)."""
+    spread(state, COURT, drawer)
     return state["court"].pop(0)
 
 
@@ -134,10 +140,13 @@ def emit_secret(events: list, kind: str, seats: list[str], secret: dict[str, Any
 def replace_card(state: dict[str, Any], player: str, card: str, events: list) -> None:
     """COUP-C4: the proven ``card`` goes into the court deck, which is shuffled, and ``player``
     draws a replacement (seen by them alone)."""
-    hand, taken = take_cards(state, state["hands"][player], [card])
+    hand, taken, unknown = take(state, state["hands"][player], [card], player, player, "prove")
+    revealed_publicly(state, player, card, bool(unknown))
     state["court"].append(taken[0])
+    for seat in readers(state)[:-1]:  # everyone saw it go into the court deck (not the host:
+        learn(state, seat, card, [COURT])  # it knows the named card, see shuffle_court)
     shuffle_court(state)
-    hand.append(draw(state))
+    hand.append(draw(state, player))
     state["hands"][player] = hand
     events.append(event("card_revealed", player=player, card=card, rule="COUP-C4"))
     emit_secret(events, "replacement_drawn", [player], {"card": hand[-1]}, player=player)
@@ -146,7 +155,9 @@ def replace_card(state: dict[str, Any], player: str, card: str, events: list) ->
 # --- losses and the end --------------------------------------------------------------------
 def turn_up(state: dict[str, Any], player: str, card: str, rule: str, events: list) -> None:
     """COUP-L1: ``player`` turns ``card`` face up for good; out at once with none left (L2)."""
-    hand, taken = take_cards(state, state["hands"][player], [card])
+    hand, taken, unknown = take(state, state["hands"][player], [card], player, player,
+                                "lose_influence")
+    revealed_publicly(state, player, card, bool(unknown))
     state["hands"][player] = hand
     state["revealed"][player].append(taken[0])
     state["loss"] = None
@@ -157,6 +168,7 @@ def turn_up(state: dict[str, Any], player: str, card: str, rule: str, events: li
 
 def _eliminate(state: dict[str, Any], player: str, events: list) -> None:
     """COUP-L2: out at once, coins back to the treasury; COUP-E1: the last one left wins."""
+    drop_place(state, player)
     coins = state["coins"][player]
     state["treasury"] += coins
     state["coins"][player] = 0
@@ -236,7 +248,7 @@ def _resolve(state: dict[str, Any], events: list) -> None:
         state["loss"] = {"player": target, "rule": "COUP-A3" if kind == "coup" else "COUP-A5"}
     elif kind == "exchange":
         count = EXCHANGE_DRAW[state["options"]["exchanger"]]
-        turn["drawn"] = [draw(state) for _ in range(min(count, len(state["court"])))]
+        turn["drawn"] = [draw(state, actor) for _ in range(min(count, len(state["court"])))]
         emit_secret(events, "exchange_drawn", [actor], {"cards": list(turn["drawn"])},
                     player=actor, count=len(turn["drawn"]))
         turn["stage"] = EXCHANGE
@@ -249,5 +261,7 @@ def _next_turn(state: dict[str, Any], events: list) -> None:
     turn = state["turn"]
     out = [p for p in state["players"] if not state["hands"][p]]
     player = next_seat(state["players"], turn["player"], out)
+    state["last_turn"] = {"player": turn["player"], "action": turn["action"],
+                          "block": turn["block"]}
     state["turn"] = new_turn(player, turn["number"] + 1)
     events.append(event("turn_started", player=player, number=turn["number"] + 1))

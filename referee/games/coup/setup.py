@@ -21,6 +21,7 @@ from referee.games.coup.cards import (HAND_SIZE, HOST, START_COINS, TREASURY_VAL
                                       characters_in_game, copies_per_character, full_deck,
                                       is_card_name)
 from referee.games.coup.flow import new_turn
+from referee.games.coup.table import empty_knowledge
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
@@ -58,7 +59,8 @@ def setup_game(body: dict[str, Any], options: dict[str, Any], seed: int | str) -
         "hands": hands, "revealed": {p: [] for p in players}, "court": court,
         "piles": piles, "shuffles": 0,
         "turn": new_turn(first, 1, "choose_card" if len(players) == 2 else "declare"),
-        "loss": None, "winner": None,
+        "loss": None, "winner": None, "last_turn": None,
+        "knowledge": empty_knowledge(players, mode), "disputes": [],
     }
 
 

@@ -14,18 +14,20 @@ from typing import Any
 from referee.games.base import (MODES, REFEREE, UNKNOWN, ImpossibleState, Problems,
                                 violation)
 from referee.games.common.options import snapshot_option_problems
-from referee.games.coup.cards import (EXCHANGE_DRAW, HAND_SIZE, HOST, TARGETED, TREASURY_VALUE,
-                                      TURN_ACTIONS, blocking_characters, characters_in_game,
+from referee.games.coup.cards import (EXCHANGE_DRAW, HAND_SIZE, HOST, TREASURY_VALUE,
+                                      blocking_characters, characters_in_game,
                                       claimed_character, full_deck, is_card_name)
 from referee.games.coup.flow import (ACTION_CHALLENGE, ACTION_PROOF, BLOCK, BLOCK_CHALLENGE,
                                      BLOCK_PROOF, CHOOSE, CONTINUATIONS, DECIDE, DECLARE, END,
                                      EXCHANGE, OPEN_BLOCK, OVER, PROOFS, RESOLVE, SHOW, STAGES,
                                      WINDOWS, claimant, eligible_blockers, living,
                                      window_candidates, window_waiting)
-from referee.games.coup.table import can_take, card_locations
+from referee.games.coup.snapshot_records import bad_action, check_record_types, check_records
+from referee.games.coup.table import card_locations
 
 TOP_FIELDS = ("game", "mode", "seed", "options", "players", "coins", "treasury", "hands",
-              "revealed", "court", "piles", "shuffles", "turn", "loss", "winner")
+              "revealed", "court", "piles", "shuffles", "turn", "loss", "winner", "last_turn",
+              "knowledge", "disputes")
 LOSS_RULES = ("COUP-A3", "COUP-A5", "COUP-C3", "COUP-C4")
 """Why someone may have to lose influence: a coup, an assassination, a lost challenge."""
 TURN_FIELDS = ("number", "player", "stage", "action", "passed", "challenger", "block",
@@ -47,6 +49,8 @@ def check_snapshot(state: Any, resolve_options) -> None:
     _check_seats(state, problems)
     problems.raise_as(ImpossibleState)
     _check_turn(state, problems)
+    problems.raise_as(ImpossibleState)
+    check_records(state, problems)
     problems.raise_as(ImpossibleState)
 
 
@@ -109,6 +113,7 @@ def _check_types(state: dict, resolve_options, problems: Problems) -> None:
     _check_turn_types(state, problems)
     for key in ("loss", "winner"):
         _check_loss_winner(state, key, problems)
+    check_record_types(state, problems)
 
 
 def _check_options(state: dict, resolve_options, problems: Problems) -> None:
@@ -157,14 +162,8 @@ def _check_turn_types(state: dict, problems: Problems) -> None:
     if turn["stage"] not in STAGES:
         problems.flag("COUP-T1", "coup.snapshot.bad_stage", "state.turn.stage",
                       stages=', '.join(STAGES))
-    action = turn["action"]
-    if action is not None:
-        kind = action.get("type") if isinstance(action, dict) else None
-        keys = {"type", "target"} if kind in TARGETED else {"type"}
-        if kind not in TURN_ACTIONS or set(action) != keys or (
-                kind in TARGETED and (action["target"] not in players
-                                      or action["target"] == turn["player"])):
-            problems.flag("COUP-A9", "coup.snapshot.bad_action", "state.turn.action")
+    if turn["action"] is not None and bad_action(turn["action"], players, turn["player"]):
+        problems.flag("COUP-A9", "coup.snapshot.bad_action", "state.turn.action")
     passed = turn["passed"]
     if (not isinstance(passed, list) or not all(p in players for p in passed)
             or len(set(passed)) != len(passed)):
@@ -209,9 +208,8 @@ def _check_cards(state: dict, problems: Problems) -> None:
         problems.flag("COUP-S3", "coup.snapshot.card_count", "state", count=len(cards), players=n,
                       total=sum(deck.values()))
     counts = Counter(c for c in cards if c != UNKNOWN)
-    for character, copies in deck.items():
-        if counts[character] > copies or (state["mode"] == "digital"
-                                          and counts[character] != copies):
+    for character, copies in deck.items():  # table mode: snapshot_records (with disputes)
+        if state["mode"] == "digital" and counts[character] != copies:
             problems.flag("COUP-S3", "coup.snapshot.copies", "state", count=counts[character],
                           name=character, copies=copies)
     drawn = len(state["turn"]["drawn"])
@@ -375,6 +373,5 @@ def _check_stage_fields(state: dict, problems: Problems) -> None:
     elif stage in (SHOW, DECIDE) and not state["hands"][action["target"]]:
         problems.flag("COUP-R1", "coup.snapshot.examined_out", f"{where}.action")
     elif (turn["shown"] is not None) != (stage == DECIDE) or (
-            stage == DECIDE and not can_take(state, state["hands"][action["target"]],
-                                             [turn["shown"]])):
+            stage == DECIDE and turn["shown"] not in state["hands"][action["target"]]):
         problems.flag("COUP-A8b", "coup.snapshot.bad_shown_card", f"{where}.shown")

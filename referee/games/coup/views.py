@@ -4,6 +4,8 @@ A seat view shows the seat's own face-down cards, every face-up card, all coins,
 deck as a count and whose move it is; an exchange's draw only to the exchanger, an examined
 card only to the Inquisitor and its owner, a 2-player pile only to its owner.  The public view
 shows no face-down card.  Neither shows the seed (it would give away the court deck's order).
+A seat view also shows ``known``, the seat's own knowledge records (table mode, COUP-X1) and
+``last_turn``; the ``disputes`` (COUP-X1) are in the referee's view only.
 """
 from __future__ import annotations
 
@@ -42,4 +44,6 @@ def view_of(state: dict[str, Any], viewer: str | None, to_move: list[str],
         "piles": piles, "pile_sizes": {p: len(c) for p, c in state["piles"].items()},
         "turn": seen_turn, "loss": copy.deepcopy(state["loss"]), "winner": state["winner"],
         "to_move": to_move, "awaiting": awaiting,
+        "last_turn": copy.deepcopy(state["last_turn"]),
+        "known": copy.deepcopy(state["knowledge"].get(viewer, [])) if viewer is not None else [],
     }

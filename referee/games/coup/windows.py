@@ -136,7 +136,7 @@ def check_prove(state: dict[str, Any], action: dict[str, Any], problems: Problem
     elif card is not None and card != character:
         problems.flag("COUP-C2", "coup.proof.wrong_card", "action.card", card=card,
                       character=character)
-    elif not can_take(state, state["hands"][player], [character]):
+    elif not can_take(state, state["hands"][player], [character], player, player):
         if state["mode"] == "table":
             problems.flag("COUP-X1", "coup.proof.every_copy_seen", "action.card", player=player,
                           character=character)
@@ -209,7 +209,7 @@ def legal_proof(state: dict[str, Any]) -> list[dict[str, Any]]:
     """The claimant's answers: prove (when possible, C2/X1) or concede."""
     player, character = claimant(state), claimed(state)
     out = []
-    if can_take(state, state["hands"][player], [character]):
+    if can_take(state, state["hands"][player], [character], player, player):
         out.append({"type": "prove", "player": player, "card": character})
     out.append({"type": "concede", "player": player})
     return out
