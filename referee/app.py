@@ -24,7 +24,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.json = FastJSONProvider(app)  # orjson where it writes what json.dumps would
     app.config.update(config.from_env())
-    for module in (limits, ratelimits, cross_origin):
+    for module in (limits, ratelimits, cross_origin, metrics):
         app.config.update(module.settings())
     app.config.update(test_config or {})
     app.config["API_VERSION"] = __version__

@@ -1,6 +1,7 @@
 """Operations, in process: /metrics (requests by endpoint and status, latency, verdicts by game
-and rule ID, matches created and active, store errors), the JSON access log with its request
-id, match id and version (never a token or a card), and X-Request-ID."""
+and rule ID, matches created and active, store errors; served only with the metrics token, and
+never a match refusal's rule), the JSON access log with its request id, match id and version
+(never a token or a card), and X-Request-ID."""
 from __future__ import annotations
 
 import json
@@ -9,11 +10,16 @@ import re
 from prometheus_client.parser import text_string_to_metric_families
 
 from referee.app import create_app
+from referee.ops.metrics import settings
+
+TOKEN = "scrape-me-0123456789"
 
 
 def samples(client) -> dict[tuple, float]:
-    """``{(sample name, sorted labels): value}`` of GET /metrics."""
-    response = client.get("/metrics")
+    """``{(sample name, sorted labels): value}`` of GET /metrics (the test app is given the
+    metrics token first)."""
+    client.application.config["METRICS_TOKEN"] = TOKEN
+    response = client.get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
     assert response.status_code == 200
     assert response.headers["Content-Type"].startswith("text/plain; version=")
     return {(s.name, tuple(sorted(s.labels.items()))): s.value
@@ -82,6 +88,46 @@ def test_metrics_count_matches_created_active_and_their_verdicts(client):
     client.delete(f"/v1/matches/{match['id']}",
                   headers={"Authorization": f"Bearer {match['host_token']}"})
     assert samples(client)[("referee_matches_active", ())] == 1
+
+
+def test_metrics_are_served_only_with_the_configured_token(client):
+    assert settings({})["METRICS_TOKEN"] is None
+    assert settings({"REFEREE_METRICS_TOKEN": TOKEN})["METRICS_TOKEN"] == TOKEN
+    # No token configured (the default): /metrics is not there at all.
+    absent = client.get("/metrics")
+    assert absent.status_code == 404 and absent.mimetype == "application/problem+json"
+    assert b"referee_" not in absent.data
+    client.application.config["METRICS_TOKEN"] = TOKEN
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": TOKEN},
+                    {"Authorization": f"Basic {TOKEN}"}):
+        refused = client.get("/metrics", headers=headers)
+        assert refused.status_code == 401, headers
+        assert refused.get_json()["errors"][0]["field"] == "Authorization"
+        assert b"referee_http" not in refused.data
+    served = client.get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
+    assert served.status_code == 200 and b"referee_http_requests_total" in served.data
+
+
+def test_a_refused_match_action_is_counted_without_its_rule(client):
+    # In a match, ana moving out of turn is refused with a rule
+    # (AF-B1 here: only the player on the dealer's right, ben, may stand or beg); the metric
+    # says only that a move was refused, never which rule (hidden information stays hidden).
+    match = client.post("/v1/matches", json={"game": "all-fours", "players": ["ana", "ben"],
+                                             "dealer": "ana", "seed": 3}).get_json()
+    before = samples(client)
+    refused = client.post(f"/v1/matches/{match['id']}/actions",
+                          json={"action": {"type": "beg", "player": "ana"}},
+                          headers={"Authorization": f"Bearer {match['seats']['ana']}",
+                                   "If-Match": '"1"'})
+    assert refused.status_code == 422
+    assert {v["rule"] for v in refused.get_json()["violations"]} == {"AF-B1"}
+    after = samples(client)
+    assert delta(before, after, "referee_verdicts_total", game="all-fours", outcome="illegal",
+                 rule="") == 1
+    assert not any(name == "referee_verdicts_total" and ("rule", "AF-B1") in labels
+                   and delta(before, after, name, **dict(labels))
+                   for name, labels in after)
+    assert not any(match["id"] in str(labels) for _, labels in after)
 
 
 def test_metrics_count_store_errors_by_operation():

@@ -53,7 +53,9 @@ def end(response):
 
 
 def _count_verdict(endpoint: str, status: int, response, req, match) -> None:
-    """Count the verdict a validate/apply/move answer carries (AF-…, COUP-…, SPY-…, GN-…)."""
+    """Count the verdict a validate/apply/move answer carries: by rule ID (AF-…, COUP-…,
+    SPY-…, GN-…) for the stateless calls; a match move only as legal or illegal (which rule
+    refused it may be hidden information, see :mod:`referee.ops.metrics`)."""
     if endpoint == "matches.act":
         game = match[1] if match else "unknown"
     else:
@@ -69,6 +71,9 @@ def _count_verdict(endpoint: str, status: int, response, req, match) -> None:
     violations = body.get("violations") or []
     if not violations:
         metrics.VERDICTS.labels(game, "legal", "").inc()
+    if endpoint == "matches.act":  # a match's refusal: no rule (hidden information, metrics)
+        metrics.VERDICTS.labels(game, "illegal", "").inc()
+        return
     for rule in {v.get("rule", "") for v in violations}:
         metrics.VERDICTS.labels(game, "illegal", rule).inc()
 

@@ -4,21 +4,32 @@
 | --- | --- | --- |
 | ``referee_http_requests_total`` | counter | ``endpoint`` (URL rule, e.g. ``/v1/matches/<match_id>``), ``method``, ``status`` |
 | ``referee_http_request_duration_seconds`` | histogram | ``endpoint`` |
-| ``referee_verdicts_total`` | counter | ``game``, ``outcome`` (``legal``/``illegal``), ``rule`` (the rule ID broken; empty when legal) |
+| ``referee_verdicts_total`` | counter | ``game``, ``outcome`` (``legal``/``illegal``), ``rule`` (the rule ID broken by a stateless ``validate``/``apply``; always empty for match actions) |
 | ``referee_matches_created_total`` | counter | ``game`` |
 | ``referee_matches_active`` | gauge | — (live matches in the store, counted at scrape time) |
 | ``referee_store_errors_total`` | counter | ``operation`` (``load``, ``commit``…) |
 
 Under gunicorn the samples of every worker are added up (:mod:`referee.ops.multiproc`).
+
+**Not a side channel.** Metrics are for the operator, not the players: ``GET /metrics`` is
+served only when ``REFEREE_METRICS_TOKEN`` is set, to requests with ``Authorization: Bearer
+<that token>`` (compared in constant time); without the setting it is 404 ``not-found`` (as
+if absent), with a missing or wrong token 401 ``unauthorized``.  Nothing in it names a match
+or a seat, and a refused match action is counted without its rule: which rule a hidden
+-information match refused (``COUP-X1`` "every copy is accounted for"…) is the mover's to
+know, not anyone's who can scrape (the stateless ``validate``/``apply`` calls hold their
+whole input, so their rule IDs stay).
 """
 from __future__ import annotations
 
+import hmac
 import os
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, request
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter,
                                Histogram, generate_latest)
 from prometheus_client.core import GaugeMetricFamily
+from werkzeug.exceptions import NotFound
 
 from referee.ops.multiproc import ENV
 
@@ -80,8 +91,31 @@ def exposition() -> bytes:
     return generate_latest(registry) + generate_latest(store)
 
 
+def settings(env=None) -> dict:
+    """Flask config of ``/metrics`` from ``env`` (default ``os.environ``): its bearer token,
+    ``None`` (metrics not served) when ``REFEREE_METRICS_TOKEN`` is unset or empty."""
+    env = os.environ if env is None else env
+    return {"METRICS_TOKEN": env.get("REFEREE_METRICS_TOKEN") or None}
+
+
+def _authorised(token: str) -> bool:
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(),
+                                                              token.encode())
+
+
 def metrics_view() -> Response:
-    """``GET /metrics``: the Prometheus text exposition (not part of the API contract)."""
+    """``GET /metrics``: the Prometheus text exposition (not part of the API contract), for
+    ``Authorization: Bearer <METRICS_TOKEN>`` only; 404 when no token is configured, 401
+    for a missing or wrong one (problem+json)."""
+    from referee.api.errors import Problem  # the API's problems; ops must not import it early
+    token = current_app.config.get("METRICS_TOKEN")
+    if not token:
+        raise NotFound()  # as any path that is not there
+    if not _authorised(token):
+        raise Problem("unauthorized", "GET /metrics needs Authorization: Bearer with the "
+                      "metrics token.", errors=[{"field": "Authorization",
+                                                 "message": "missing or wrong metrics token"}])
     return Response(exposition(), content_type=CONTENT_TYPE_LATEST,
                     headers={"Cache-Control": "no-store"})
 

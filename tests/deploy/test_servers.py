@@ -35,6 +35,7 @@ def masters(redis_url, free_port, tmp_path):
             started.append(Gunicorn(free_port(), tmp_path / f"master-{n}.log",
                                     extra=["--workers", "2", "--threads", "2"],
                                     env={"REDIS_URL": redis_url,
+                                         "REFEREE_METRICS_TOKEN": METRICS_TOKEN,
                                          "REDIS_KEY_PREFIX": f"referee-two-{os.getpid()}"}))
         yield started
     finally:
@@ -74,8 +75,12 @@ def test_a_match_alternating_between_two_gunicorn_masters_on_one_redis_loses_not
     requests.delete(f"{a}/v1/matches/{created['id']}", headers=host, timeout=10)
 
 
+METRICS_TOKEN = "deploy-scrape-token"
+
+
 def scrape(base: str) -> dict[tuple, float]:
-    text = requests.get(f"{base}/metrics", timeout=10).text
+    text = requests.get(f"{base}/metrics", timeout=10,
+                        headers={"Authorization": f"Bearer {METRICS_TOKEN}"}).text
     return {(s.name, tuple(sorted(s.labels.items()))): s.value
             for family in text_string_to_metric_families(text) for s in family.samples}
 
