@@ -8,7 +8,7 @@ from flask import Flask
 
 from referee import __version__, config
 from referee.api import (cross_origin, docs, errors, games, health, limits, matches,
-                         ratelimits, rules)
+                         query_guard, ratelimits, rules)
 from referee.api.json_codec import FastJSONProvider
 from referee.i18n import negotiation
 from referee.ops import hooks, logs, metrics
@@ -42,6 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     cross_origin.init_app(app)
     ratelimits.init_app(app, matches.blp, stateless)  # checks run before the body is read
     app.before_request(limits.guard_request)
+    app.before_request(query_guard.guard_query)
     negotiation.init_app(app)
     metrics.init_app(app)
     hooks.init_app(app)

@@ -80,8 +80,13 @@ def read_body() -> bytes:
 def guard_request() -> None:
     """Check a POST/PUT/PATCH body before any view parses it: larger than the limit (413, also
     for chunked bodies), not JSON by its Content-Type (415), nested deeper than ``MAX_DEPTH``
-    or not parseable (400 ``malformed-json``), a number too long to convert or an array longer
-    than ``MAX_ITEMS`` (422)."""
+    or not parseable (400 ``malformed-json``), a number too long to convert, an array longer
+    than ``MAX_ITEMS`` or an object that names a key twice (422: ``{"player": "ana",
+    "player": "ben"}`` would otherwise mean whichever the parser keeps).
+
+    Repeated keys cost no second parse: every ``key: value`` pair of JSON text has its colon
+    outside strings, so a body whose colons (outside strings) outnumber the pairs its parsed
+    objects hold repeats a key; only then is it parsed again to name the field."""
     if request.method not in ("POST", "PUT", "PATCH"):
         return
     raw = read_body()  # raises 413 past MAX_CONTENT_LENGTH when it is known
@@ -101,11 +106,16 @@ def guard_request() -> None:
     data = fast_loads(raw, MAX_DEPTH)  # orjson, when it is sure to pass every check below
     if data is None:
         data = checked_loads(raw)
-    where = oversized_array(data)
-    if where is not None:
+    pairs, longest = tally(data)
+    if longest > MAX_ITEMS:
+        where = oversized_array(data)
         raise Problem("invalid-input", f"An array in the body has more than {MAX_ITEMS} items.",
                       errors=[{"field": where or "body", "message": f"more than {MAX_ITEMS} "
                                "items"}])
+    if raw.count(b":") != pairs and _STRINGS.sub(b'""', raw).count(b":") != pairs:
+        where = repeated_key(raw)  # a colon outside strings is a pair the objects lack
+        raise Problem("invalid-input", "An object in the body names the same key twice.",
+                      errors=[{"field": where or "body", "message": "repeated key"}])
     g.json_body = data  # parsed once here; views read it back (loading.json_object)
 
 
@@ -140,6 +150,63 @@ def _float(text: str) -> float:
     if value - value != 0:  # NaN or ±infinity
         g.json_nonfinite = True
     return value
+
+
+def tally(value) -> tuple[int, int]:
+    """``(pairs, longest)``: how many key/value pairs the objects in ``value`` hold, and the
+    length of its longest array (one walk over the containers only)."""
+    pairs = longest = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            pairs += len(item)
+            children = item.values()
+        elif type(item) is list:
+            if len(item) > longest:
+                longest = len(item)
+            children = item
+        else:
+            continue
+        for child in children:
+            if type(child) is dict or type(child) is list:
+                stack.append(child)
+    return pairs, longest
+
+
+class _Repeated(dict):
+    """An object of the body that named ``key`` twice (:func:`repeated_key`)."""
+
+    key = ""
+
+
+def _pairs_hook(pairs: list) -> dict:
+    found = dict(pairs)
+    if len(found) == len(pairs):
+        return found
+    seen: set = set()
+    marked = _Repeated(found)
+    marked.key = next(k for k, _ in pairs if k in seen or seen.add(k))
+    return marked
+
+
+def repeated_key(raw: bytes) -> str | None:
+    """Path of the first key an object of ``raw`` (valid JSON) repeats (``action.player``),
+    or ``None``: ``raw`` parsed again with a pairs hook that marks such objects."""
+    try:
+        data = json.loads(raw, object_pairs_hook=_pairs_hook, parse_constant=float)
+    except ValueError:
+        return None
+    stack = [(data, "")]
+    while stack:
+        item, path = stack.pop(0)
+        if isinstance(item, _Repeated):
+            return f"{path}.{item.key}" if path else item.key
+        if isinstance(item, dict):
+            stack += [(v, f"{path}.{k}" if path else k) for k, v in item.items()]
+        elif isinstance(item, list):
+            stack += [(v, f"{path}[{i}]") for i, v in enumerate(item)]
+    return None
 
 
 def oversized_array(value, path: str = "") -> str | None:

@@ -15,8 +15,9 @@ flask-smorest documents every blueprint's routes as they are registered (apispec
   ``discriminator`` on ``type`` (mapping every action type to its schema);
 - **errors**: every operation lists the statuses it can answer with, each as
   ``application/problem+json`` with the ``Problem`` schema (RFC 9457): what its decorators
-  document, plus 400/413/415/422 for any operation with a body (the request guards), 404 for
-  any path with a parameter (it may name nothing) and 500;
+  document, plus 400/413/415/422 for any operation with a body (the request guards), 422 for
+  any ``/v1`` operation (an unknown or repeated query parameter), 404 for any path with a
+  parameter (it may name nothing) and 500;
 - **tokens**: a ``bearer`` security scheme (``seatToken``), required or optional on each match
   operation as :data:`MATCH_SECURITY` says, so ``/docs`` can send a token (Authorize);
 - **match actions**: ``POST /v1/matches/{match_id}/actions``'s ``action`` is ``anyOf`` the games'
@@ -65,8 +66,9 @@ SHARED_RESPONSES = {
                         "REFEREE_MAX_BODY_BYTES (default 256 KiB)."),
     "UnsupportedMediaType": ("unsupported-media-type", "The body is not sent as "
                              "application/json."),
-    "InvalidInput": ("invalid-input", "A field has the wrong type or an unknown value; "
-                     "errors names each field."),
+    "InvalidInput": ("invalid-input", "A field has the wrong type or an unknown value, a "
+                     "body object names a key twice, or a query parameter is unknown or "
+                     "repeated; errors names each field."),
     "NotFound": ("not-found", "Nothing is at this path: the id (or name) in it names nothing "
                  "(never created, deleted, or expired)."),
     "InternalError": ("internal-error", "Never expected: the referee hit an unexpected error "
@@ -344,6 +346,8 @@ def _document_problems(doc: dict) -> None:
                 responses.setdefault("408", _shared("request-timeout"))
             if path.startswith(LIMITED_PREFIXES):
                 responses.setdefault("429", _shared("rate-limited"))
+            if path.startswith("/v1/"):  # an unknown or repeated query parameter (query_guard)
+                responses.setdefault("422", _shared("invalid-input"))
             if "{" in path:
                 responses.setdefault("404", _shared("not-found"))
             responses.setdefault("500", _shared("internal-error"))

@@ -1,0 +1,87 @@
+"""Nothing is silently "fixed" (STANDARDS): a body object that names a key twice, and a query
+parameter that is unknown or given twice, are 422 problem+json naming the field, whichever
+path parsed the body (orjson, or the standard library for text with escapes)."""
+from __future__ import annotations
+
+import pytest
+
+from referee.api.limits import repeated_key, tally
+
+PROBLEM = "application/problem+json"
+
+
+def post_raw(client, path, raw: str):
+    return client.post(path, data=raw.encode(), content_type="application/json")
+
+
+def field_of(answer) -> str:
+    assert answer.status_code == 422 and answer.mimetype == PROBLEM, answer.data
+    body = answer.get_json()
+    assert body["type"] == "/problems/invalid-input"
+    return body["errors"][0]["field"]
+
+
+@pytest.mark.parametrize("raw, field", [
+    ('{"game": "spy", "players": ["ana", "ben"], "game": "coup"}', "game"),
+    ('{"game":"spy","players":["ana","ben"],"options":{"target":5,"target":7}}', "options.target"),
+    ('{"game": "spy", "players": [{"n": 1, "n": 2}, "ben"]}', "players[0].n"),
+    # a backslash escape sends the body to the standard library: same answer
+    ('{"game": "spy", "players": ["an\\u0061", "ben"], "seed": 1, "seed": 2}', "seed"),
+    # the repeated key spelt differently (an escape) is still the same key
+    ('{"game": "spy", "players": ["ana", "ben"], "g\\u0061me": "coup"}', "game"),
+])
+def test_a_repeated_key_in_a_body_is_422_naming_it(client, raw, field):
+    assert field_of(post_raw(client, "/v1/matches", raw)) == field
+
+
+def test_a_repeated_key_in_an_action_is_refused_not_one_of_them_applied(client):
+    # AF-B1: ana is on the dealer ben's right and may stand or beg; which one did she mean?
+    match = client.post("/v1/matches", json={"game": "all-fours", "players": ["ana", "ben"],
+                                             "dealer": "ben", "seed": 5}).get_json()
+    raw = '{"action": {"type": "stand", "player": "ana", "type": "beg"}}'
+    answer = client.post(f"/v1/matches/{match['id']}/actions", data=raw,
+                         content_type="application/json",
+                         headers={"Authorization": f"Bearer {match['seats']['ana']}",
+                                  "If-Match": '"1"'})
+    assert field_of(answer) == "action.type"
+    assert client.get(f"/v1/matches/{match['id']}").headers["ETag"] == '"1"'  # nothing applied
+
+
+def test_colons_inside_strings_are_not_keys(client):
+    raw = '{"game": "spy", "players": ["a:b", "c\\":d"], "seed": 1}'
+    assert post_raw(client, "/v1/matches", raw).status_code == 201
+    assert post_raw(client, "/v1/matches",
+                    '{"game":"spy","players":["x:y","z: w"]}').status_code == 201
+
+
+def test_the_repeated_key_scan_and_tally():
+    assert tally({"a": [1, {"b": 2, "c": [3, 4, 5]}], "d": {}}) == (4, 3)
+    assert repeated_key(b'{"a": {"b": 1, "b": 2}}') == "a.b"
+    assert repeated_key(b'[{"x": 0}, {"y": 1, "y": 1}]') == "[1].y"
+    assert repeated_key(b'{"a": 1}') is None
+
+
+@pytest.mark.parametrize("query, field", [
+    ("after=1&after=2", "query.after"),
+    ("after=0&after=0", "query.after"),  # the same value twice is still twice
+    ("aftr=3", "query.aftr"),
+    ("after=0&wait=0&ticket=t&since=4", "query.since"),
+])
+def test_events_refuse_unknown_and_repeated_query_parameters(client, query, field):
+    match = client.post("/v1/matches", json={"game": "spy", "players": ["ana", "ben"]}).get_json()
+    answer = client.get(f"/v1/matches/{match['id']}/events?{query}")
+    assert field_of(answer) == field
+    assert client.get(f"/v1/matches/{match['id']}/events?after=0&wait=0").status_code == 200
+
+
+def test_endpoints_without_query_parameters_take_none(client):
+    match = client.post("/v1/matches", json={"game": "spy", "players": ["ana", "ben"]}).get_json()
+    assert field_of(client.get(f"/v1/matches/{match['id']}?view=host")) == "query.view"
+    assert field_of(client.get("/v1/games?page=2")) == "query.page"
+    assert field_of(client.post("/v1/matches?game=coup", json={
+        "game": "spy", "players": ["ana", "ben"]})) == "query.game"
+    assert field_of(client.get(f"/v1/matches/{match['id']}/stream?after=0&after=1")) == \
+        "query.after"
+    every = client.get("/v1/games?a=1&b=2&b=3").get_json()["errors"]
+    assert [e["field"] for e in every] == ["query.a", "query.b"]
+    assert client.get("/livez?probe=1").status_code == 200  # health probes are not the API
