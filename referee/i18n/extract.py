@@ -6,8 +6,10 @@ Sources, each read from the code so the catalog cannot silently fall behind it:
 - the ``detail`` and field ``message`` texts of every refusal (``Problem(...)``, any
   :class:`~referee.refusals.Refusal` class, ``problem_response(...)``, ``ValidationError(...)``)
   in ``referee/**`` outside the engines (string literals and f-strings; an f-string's
-  ``{expr}`` becomes a positional placeholder ``{0}``, ``{1}``…, in order), and texts assigned
-  to a name that such a call then uses;
+  ``{expr}`` becomes a positional placeholder ``{0}``, ``{1}``…, in order), texts assigned
+  to a name that such a call then uses, and the texts a function named ``*_problem`` returns
+  (a "why this is refused, or None" helper, e.g. ``name_problem``, whose text a refusal
+  then carries);
 - the messages of every marshmallow field and validator instance the schemas use (a
   validator's own ``error=`` text included);
 - the few texts of werkzeug, webargs and flask-smorest an answer can carry (:data:`EXTERNAL`).
@@ -84,6 +86,10 @@ def _source_messages(path: Path, calls: set[str]) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = {text for call in _calls(tree, calls) for text in _texts_in(call)}
     for func in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
+        if func.name.endswith("_problem"):
+            for node in ast.walk(func):
+                if isinstance(node, ast.Return) and node.value is not None:
+                    found |= _texts_in(node.value)
         raised = _calls(func, calls)
         used = {n.id for call in raised for n in ast.walk(call) if isinstance(n, ast.Name)}
         for call in raised:

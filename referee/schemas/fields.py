@@ -39,10 +39,37 @@ class List(fields.List):
         return result
 
 
+_INVISIBLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+              (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+              (0x2060, 0x206F), (0x2800, 0x2800), (0x3164, 0x3164), (0xFE00, 0xFE0F),
+              (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+              (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+"""Code points that show nothing: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties:
+zero-width and bidi marks, the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, variation
+selectors…) and the blank Braille pattern U+2800.  ``str.isprintable`` lets the Hangul fillers,
+U+2800 and the variation selectors through, and ``"Ana"`` + U+3164 looks like ``"Ana"``."""
+_EMOJI_STYLE = (0xFE0E, 0xFE0F)
+"""Text/emoji presentation selectors: shown as part of the symbol before them (``❤️``)."""
+
+
+def _invisible(name: str) -> str | None:
+    for i, char in enumerate(name):
+        point = ord(char)
+        if point < 0xAD or not any(low <= point <= high for low, high in _INVISIBLE):
+            continue
+        if point in _EMOJI_STYLE and i and unicodedata.category(name[i - 1]) == "So":
+            continue
+        return char
+    return None
+
+
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot name a player, or ``None``: it must be printable text (no control,
     format or bidirectional characters such as NUL or U+202E, no unassigned code points), in
-    Unicode NFC, without leading or trailing white space.  Nothing is ever fixed silently."""
+    Unicode NFC, without leading or trailing white space, with nothing that shows nothing
+    (:data:`_INVISIBLE`: U+3164, U+2800, variation selectors except after a symbol…), and not
+    starting with a combining mark (so never made of marks only).  Nothing is ever fixed
+    silently."""
     if name != name.strip():
         return "A player's name must not start or end with white space."
     if not name.isprintable():
@@ -51,6 +78,13 @@ def name_problem(name: str) -> str | None:
                 f"({unicodedata.name(bad, unicodedata.category(bad))}) is not.")
     if not unicodedata.is_normalized("NFC", name):
         return "A player's name must be in Unicode NFC (composed) form."
+    bad = _invisible(name)
+    if bad is not None:
+        return (f"A player's name must not hold characters that show nothing: U+{ord(bad):04X} "
+                f"({unicodedata.name(bad, unicodedata.category(bad))}) is one.")
+    if name and unicodedata.category(name[0]).startswith("M"):
+        return (f"A player's name must start with a letter, digit or symbol, not the "
+                f"combining mark U+{ord(name[0]):04X} ({unicodedata.name(name[0], 'mark')}).")
     return None
 
 
@@ -58,7 +92,8 @@ NAME_PATTERN = r"^\S(.*\S)?$"
 """The part of :func:`name_problem` a JSON Schema pattern can say: no white space at the ends."""
 
 NAME_RULES = ("a player's name: 1-64 printable characters (no control, format or bidi "
-              "characters), Unicode NFC, no white space at either end; names in one game "
+              "characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white "
+              "space at either end, not starting with a combining mark; names in one game "
               "differ after case folding")
 
 
