@@ -110,7 +110,7 @@ def expected_version(if_match: str | None, in_body: int | None) -> int:
     if version is None:
         raise PreconditionRequired("Say which version the action was chosen at: "
                       "send If-Match: \"<version>\" or expected_version.",
-                      errors=[{"field": "If-Match", "message": "missing"}])
+                      errors=[{"field": "If-Match", "message": "no expected version given"}])
     return version
 
 
@@ -331,7 +331,7 @@ class MatchService:
         if not IDEMPOTENCY_KEY.fullmatch(key):
             raise InvalidInput("Idempotency-Key must be 1-255 visible ASCII "
                           "characters.", errors=[{"field": "Idempotency-Key",
-                                                  "message": "malformed"}])
+                                                  "message": "not 1-255 visible ASCII characters"}])
         return hashlib.sha256(f"{caller.role}:{caller.seat or ''}\n{key}".encode()).hexdigest()
 
     def _or_gone(self, match_id: str, read, *args):

@@ -9,7 +9,8 @@ Sources, each read from the code so the catalog cannot silently fall behind it:
   ``{expr}`` becomes a positional placeholder ``{0}``, ``{1}``…, in order), texts assigned
   to a name that such a call then uses, and the texts a function named ``*_problem`` returns
   (a "why this is refused, or None" helper, e.g. ``name_problem``, whose text a refusal
-  then carries);
+  then carries), and the texts given to a module's own refusal helpers (a function whose
+  refusal call uses one of its parameters, e.g. ``_unauthorized(detail)``);
 - the messages of every marshmallow field and validator instance the schemas use (a
   validator's own ``error=`` text included);
 - the few texts of werkzeug, webargs and flask-smorest an answer can carry (:data:`EXTERNAL`).
@@ -84,6 +85,7 @@ def _calls(tree: ast.AST, names: set[str]) -> list[ast.Call]:
 
 def _source_messages(path: Path, calls: set[str]) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    calls = calls | _refusal_helpers(tree, calls)
     found = {text for call in _calls(tree, calls) for text in _texts_in(call)}
     for func in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
         if func.name.endswith("_problem"):
@@ -100,6 +102,18 @@ def _source_messages(path: Path, calls: set[str]) -> set[str]:
             if any(isinstance(t, ast.Name) and t.id in used for t in targets):
                 found |= _texts_in(node.value)
     return found
+
+
+def _refusal_helpers(tree: ast.AST, calls: set[str]) -> set[str]:
+    """Functions of this module that build a refusal from a parameter (``def _bad_ticket(
+    detail): return Refusal("unauthorized", detail, ...)``): their callers' texts are answers."""
+    helpers = set()
+    for func in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
+        params = {a.arg for a in func.args.args + func.args.kwonlyargs}
+        for call in _calls(func, calls):
+            if params & {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}:
+                helpers.add(func.name)
+    return helpers
 
 
 def _marshmallow_messages() -> set[str]:
