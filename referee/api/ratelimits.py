@@ -11,8 +11,8 @@ stateless calls, per client IP and per token; and the client's IP behind a trust
 A call without a token counts against its IP's token budget too (the key is then the IP); a
 read with a stream ticket against the ticket's.  A stream (``…/stream``) or long-poll
 (``…/events?wait=``) counts once when it opens, not per event or heartbeat it carries.
-Match budgets are Flask-Limiter's, kept in the store's Redis (:func:`storage_uri`; in memory
-without Redis), and its hooks run for match calls only.  The stateless budget is counted in
+Match budgets are Flask-Limiter's, kept in the store's Redis whatever its topology
+(:func:`storage`; in memory without Redis), and its hooks run for match calls only.  The stateless budget is counted in
 the worker's memory (:class:`LocalBudget`, the same ``limits`` notation), so a stateless call
 costs no Redis round trip and a few microseconds (with N worker processes a client may make up
 to N times it).  Health, docs and OpenAPI
@@ -48,6 +48,7 @@ from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.api.errors import problem_response
+from referee.store.connect import limiter_storage
 
 DEFAULTS = {"LIMIT_CREATE": "20/minute;200/hour", "LIMIT_MATCH_PER_TOKEN": "240/minute",
             "LIMIT_MATCH_PER_IP": "1200/minute", "LIMIT_STATELESS_PER_IP": "3000/minute"}
@@ -70,16 +71,21 @@ def settings(env: Mapping[str, str] | None = None) -> dict[str, Any]:
     return out
 
 
-def storage_uri(config: Mapping[str, Any]) -> str:
-    """Where the match budgets are counted: ``REFEREE_RATELIMIT_STORAGE_URI`` if set (any
-    ``limits`` storage URI, e.g. ``redis+cluster://`` or ``redis+sentinel://``), else the
-    store's ``REDIS_URL`` when it is a single Redis (``redis://``, ``rediss://``), else
-    ``memory://`` (per worker: set the storage URI for a cluster or Sentinel store)."""
+def storage(config: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Where the match budgets are counted, as ``(storage URI, storage options)``:
+    ``REFEREE_RATELIMIT_STORAGE_URI`` if set (any ``limits`` storage URI), else the match
+    store's Redis derived from ``REDIS_URL`` for every topology (single, Unix socket, Cluster,
+    Sentinel: :func:`referee.store.connect.limiter_storage`), else ``memory://`` (the
+    in-process store: one process).  Redis connections time out quickly (0.5 s to connect,
+    1 s a call), so a limit storage that does not answer lets requests through."""
+    options = {"socket_connect_timeout": 0.5, "socket_timeout": 1.0}
     explicit = config.get("RATELIMIT_STORAGE_URI")
     if explicit:
-        return explicit
-    url = config.get("REDIS_URL") or ""
-    return url if url.startswith(("redis://", "rediss://")) else "memory://"
+        return explicit, (options if explicit.startswith(("redis", "valkey")) else {})
+    url = config.get("REDIS_URL")
+    if not url:
+        return "memory://", {}
+    return limiter_storage(url, **options)
 
 
 def ip_key() -> str:
@@ -107,19 +113,6 @@ def _is_create() -> bool:
 
 def _not_create() -> bool:
     return not _is_create()
-
-
-def too_many(limit: RequestLimit):
-    """429 ``rate-limited`` for a breached ``limit``: ``Retry-After`` and ``RateLimit-*``."""
-    wait = max(1, math.ceil(limit.reset_at - time.time()))
-    budget = limit.request_args[-1]  # the scope: create, match-token, match-ip, stateless
-    return problem_response(
-        "rate-limited", f"Too many requests: the {budget} budget is {limit.limit}; retry in "
-        f"{wait} s.", errors=[{"field": "client", "message": f"{budget} budget spent"}],
-        headers={"Retry-After": str(wait), "RateLimit-Limit":
-                               str(limit.limit.amount), "RateLimit-Remaining": "0",
-                               "RateLimit-Reset": str(wait), "RateLimit-Policy":
-                               f'"{budget}";q={limit.limit.amount};w={limit.limit.get_expiry()}'})
 
 
 class LocalBudget:
@@ -205,9 +198,7 @@ def init_app(app: Flask, matches: Any, stateless: list) -> None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops)  # type: ignore[method-assign]
     if not config.get("RATE_LIMITS_ENABLED", True):
         return
-    uri = storage_uri(config)
-    options = ({"socket_connect_timeout": 0.5, "socket_timeout": 1.0}
-               if uri.startswith("redis") else {})
+    uri, options = storage(config)
     prefix = f"{config.get('REDIS_KEY_PREFIX') or 'referee'}:limits"
     limiter = Limiter(ip_key, app=app, storage_uri=uri, storage_options=options,
                       strategy="fixed-window", key_prefix=prefix, swallow_errors=True,

@@ -13,7 +13,7 @@ Flask-Limiter / ``limits`` understands), in the ``limits`` convention of URL sch
 most that many, where a caller finding them all busy waits up to ``pool_timeout`` seconds for
 one (then redis-py's ``ConnectionError``), instead of opening without bound or failing at once
 — a gevent worker serving hundreds of streams opens them in bursts.
-:func:`limiter_storage_uri` gives Flask-Limiter the same Redis.  Raises :class:`ValueError`
+:func:`limiter_storage` gives Flask-Limiter the same Redis, whatever the topology.  Raises :class:`ValueError`
 for a URL of another scheme or without a host.  A Redis Cluster client contacts the cluster
 when it is built; the others connect on first use.
 """
@@ -107,9 +107,33 @@ def redis_client(url: str, *, max_connections: int | None = None,
     return sentinel.master_for(path[0], password=password, db=db, **pool, **options)
 
 
-def limiter_storage_uri(url: str) -> str:
-    """The Flask-Limiter ``RATELIMIT_STORAGE_URI`` for the Redis of ``url`` (``limits`` takes
-    the same schemes, so this only checks the URL and returns it); :class:`ValueError` as
-    :func:`topology`."""
-    topology(url)
-    return url
+def limiter_storage(url: str, **options: Any) -> tuple[str, dict[str, Any]]:
+    """``(storage URI, storage options)`` for Flask-Limiter (the ``limits`` library) on the
+    Redis of ``url``, every scheme of :data:`SCHEMES`; ``options`` (redis-py connection
+    keywords such as ``socket_timeout``) go to the Redis connections.
+
+    ``limits`` takes the same schemes, but reads two parts of a Sentinel URL differently:
+    the path must be the master's name alone (``limits`` would join ``/<master>/<db>`` into
+    one name), and a password in the URL would also be sent to the Sentinels, which this
+    service never authenticates to (:func:`redis_client`).  So for ``redis+sentinel://`` the
+    URI keeps the Sentinel hosts and master name, and the password and database go in the
+    options (the Sentinels' own connections get the timeouts only; the master is used for
+    reads too, as by the match store).  The other schemes are returned as they are.
+    :class:`ValueError` as :func:`topology`."""
+    kind = topology(url)
+    if kind != "sentinel":
+        return url, dict(options)
+    parts = urlsplit(url)
+    hosts, password = _hosts(parts.netloc, 26379)
+    path = [p for p in parts.path.split("/") if p]
+    if not path:
+        raise ValueError("REDIS_URL: redis+sentinel:// needs the master's name as its path")
+    netloc = ",".join(f"[{h}]:{p}" if ":" in h else f"{h}:{p}" for h, p in hosts)
+    sentinel_kwargs = {k: v for k, v in options.items()
+                       if k in ("socket_timeout", "socket_connect_timeout")}
+    out: dict[str, Any] = {**options, "db": int(path[1]) if len(path) > 1 else 0,
+                           "use_replicas": False,
+                           "sentinel_kwargs": {**sentinel_kwargs, "password": None}}
+    if password:
+        out["password"] = password
+    return f"redis+sentinel://{netloc}/{path[0]}", out
