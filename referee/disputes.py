@@ -18,16 +18,26 @@ history entry kept (:mod:`referee.history`).  Applying restores the game state o
 a digital match draws the same cards it drew before: whoever saw them knows them).  The events
 name the undone moves by version, type and player only, never their fields (an action may hold
 a card only its player knew); the audit shows them in full once the match is over.
+
+Each step takes an ``Idempotency-Key`` like a match action: a retried propose, withdraw or
+vote is applied once, and its first answer replayed (the key's record is written in the same
+commit as the step).
 """
 from __future__ import annotations
 
 from typing import Any
 
+from referee.callers import Caller, see
 from referee.history import Line, line_at, replay
+from referee.idempotency import Once, once
 from referee.loading import game_entry
-from referee.matches import Caller, MatchService, expected_version, see
+from referee.matches import MatchService, expected_version
 from referee.reading import for_reader
 from referee.refusals import Forbidden, InvalidInput, Refusal, StaleVersion
+
+Answer = tuple[int, dict[str, Any], bool]
+"""``(status, body, replayed)``: ``replayed`` when an ``Idempotency-Key`` retry got the first
+answer again (:mod:`referee.idempotency`)."""
 
 APPROVALS = ("all", "majority")
 """How many seats must approve a digital-mode rollback: every one, or more than half."""
@@ -40,18 +50,22 @@ VOTE_RETRIES = 8
 
 
 def propose(svc: MatchService, record: dict[str, Any], caller: Caller, body: dict[str, Any],
-            if_match: str | None) -> dict[str, Any]:
+            if_match: str | None, key: str | None = None) -> Answer:
     """The host's rollback to ``body["to_version"]`` (see the module docstring); return the
     outcome (:func:`_outcome`).  403 not the host or the match is over; 409 another rollback
     pending or the match moved on; 422 ``invalid-input`` for a ``to_version`` that is not an
     earlier version or undoes nothing; 428 no expected version."""
     if not caller.host:
         raise Forbidden("Only the host token proposes a rollback.")
+    expected = expected_version(if_match, body.get("expected_version"))
+    keyed = once(caller, key, {"rollback": "propose", **body, "expected_version": expected})
+    prior = svc.prior(record, keyed)
+    if prior is not None:
+        return prior
     engine = game_entry(record["game"]).engine
     if engine.is_over(record["state"]):
         raise Forbidden("The match is over: its result stands (the audit is open); start a "
                         "rematch instead.")
-    expected = expected_version(if_match, body.get("expected_version"))
     if record.get("rollback"):
         raise _pending(record)
     if record["version"] != expected:
@@ -71,21 +85,25 @@ def propose(svc: MatchService, record: dict[str, Any], caller: Caller, body: dic
                 "undone": [_named(v, a) for v, a in undone], "approved_by": [],
                 "rejected_by": []}
     if record["mode"] == "table" and not crosses:  # the host decides (no vote)
-        return _apply(svc, record, caller, {**proposal, "decided_by": "host"}, then, [])
-    new, numbered = svc.commit(record, {"rollback": proposal},
-                               [{"type": "rollback_proposed", **_public(proposal)}],
-                               {"rollback": {"step": "proposed", **_public(proposal)}})
-    return _outcome(new, numbered, caller, "pending")
+        return _apply(svc, record, caller, {**proposal, "decided_by": "host"}, then, [],
+                      keyed)
+    return _commit(svc, record, caller, "pending", keyed, {"rollback": proposal},
+                   [{"type": "rollback_proposed", **_public(proposal)}],
+                   {"rollback": {"step": "proposed", **_public(proposal)}})
 
 
-def vote(svc: MatchService, record: dict[str, Any], caller: Caller, body: dict[str, Any]
-         ) -> dict[str, Any]:
+def vote(svc: MatchService, record: dict[str, Any], caller: Caller, body: dict[str, Any],
+         key: str | None = None) -> Answer:
     """A seat's ``{"proposal", "approve"}`` on the pending rollback; applies or rejects it
     when the vote decides it.  403 not a seat; 409 ``no-rollback`` when ``proposal`` is not the
     pending one; 422 the seat already voted otherwise.  The same vote again answers again."""
     if caller.seat is None:
         raise Forbidden("The seats approve a rollback, each with its own token.")
+    keyed = once(caller, key, {"rollback": "vote", **body})
     for _ in range(VOTE_RETRIES):
+        prior = svc.prior(record, keyed)
+        if prior is not None:
+            return prior
         pending = record.get("rollback")
         if not pending or pending["proposal"] != body["proposal"]:
             raise Refusal("no-rollback", f"Rollback proposal {body['proposal']} is not "
@@ -98,30 +116,34 @@ def vote(svc: MatchService, record: dict[str, Any], caller: Caller, body: dict[s
             raise InvalidInput(f"{caller.seat} already voted the other way.",
                                errors=[{"field": "approve", "message": "already voted"}])
         if caller.seat in pending[mine]:
-            return _outcome(record, [], caller, "pending")
+            return 200, _outcome(record, [], caller, "pending"), False
         pending = {**pending, mine: pending[mine] + [caller.seat]}
         try:
-            return _decide(svc, record, caller, pending)
+            return _decide(svc, record, caller, pending, keyed)
         except StaleVersion:
             pass
         record = svc.load(record["id"])
     raise _moved(record["version"], record["version"])
 
 
-def withdraw(svc: MatchService, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
+def withdraw(svc: MatchService, record: dict[str, Any], caller: Caller,
+             key: str | None = None) -> Answer:
     """The host withdraws the pending rollback.  403 not the host; 409 ``no-rollback``."""
     if not caller.host:
         raise Forbidden("Only the host token withdraws a rollback.")
+    keyed = once(caller, key, {"rollback": "withdraw"})
+    prior = svc.prior(record, keyed)
+    if prior is not None:
+        return prior
     pending = record.get("rollback")
     if not pending:
         raise Refusal("no-rollback", "No rollback is pending.", pending=None)
     step = {"step": "withdrawn", "proposal": pending["proposal"]}
-    new, numbered = svc.commit(record, {"rollback": None},
-                               [{"type": "rollback_withdrawn", **step}], {"rollback": step})
-    return _outcome(new, numbered, caller, "withdrawn")
+    return _commit(svc, record, caller, "withdrawn", keyed, {"rollback": None},
+                   [{"type": "rollback_withdrawn", **step}], {"rollback": step})
 
 
-def _decide(svc, record, caller, pending) -> dict[str, Any]:
+def _decide(svc, record, caller, pending, keyed: Once | None) -> Answer:
     """Commit a vote: apply, reject, or keep the proposal pending with the vote added."""
     seats = len(record["players"])
     needed = seats if pending["approval"] == "all" else seats // 2 + 1
@@ -131,28 +153,34 @@ def _decide(svc, record, caller, pending) -> dict[str, Any]:
     if len(pending["approved_by"]) >= needed:
         history = svc.store.actions(record["id"])
         return _apply(svc, record, caller, pending, line_at(history, pending["to_version"]),
-                      [vote_event])
+                      [vote_event], keyed)
     if seats - len(pending["rejected_by"]) < needed:
         step = {"step": "rejected", "proposal": pending["proposal"],
                 "rejected_by": pending["rejected_by"]}
-        new, numbered = svc.commit(record, {"rollback": None},
-                                   [vote_event, {"type": "rollback_rejected", **step}],
-                                   {"rollback": step})
-        return _outcome(new, numbered, caller, "rejected")
-    new, numbered = svc.commit(record, {"rollback": pending}, [vote_event],
-                               {"rollback": {"step": "vote", **vote_event}})
-    return _outcome(new, numbered, caller, "pending")
+        return _commit(svc, record, caller, "rejected", keyed, {"rollback": None},
+                       [vote_event, {"type": "rollback_rejected", **step}],
+                       {"rollback": step})
+    return _commit(svc, record, caller, "pending", keyed, {"rollback": pending}, [vote_event],
+                   {"rollback": {"step": "vote", **vote_event}})
 
 
-def _apply(svc, record, caller, proposal, line: Line, events) -> dict[str, Any]:
+def _apply(svc, record, caller, proposal, line: Line, events, keyed: Once | None) -> Answer:
     """Commit the rollback: the state of ``to_version`` again, logged with who approved."""
     engine = game_entry(record["game"]).engine
     state = replay(engine, record["setup"], record["seed"], line)
     step = {"step": "applied", "from_version": record["version"], **_public(proposal)}
-    new, numbered = svc.commit(record, {"state": state, "rollback": None},
-                               events + [{"type": "rollback_applied", **_public(step)}],
-                               {"rollback": step})
-    return _outcome(new, numbered, caller, "applied")
+    return _commit(svc, record, caller, "applied", keyed, {"state": state, "rollback": None},
+                   events + [{"type": "rollback_applied", **_public(step)}],
+                   {"rollback": step})
+
+
+def _commit(svc, record, caller, status: str, keyed: Once | None, changes, events,
+            entry) -> Answer:
+    """Commit one step and answer its :func:`_outcome` (stored under ``keyed``'s key in the
+    same commit; replayed if a retry with that key committed first)."""
+    return svc.commit_answer(record, changes, events, entry,
+                             lambda new, numbered: _outcome(new, numbered, caller, status),
+                             keyed)
 
 
 def _outcome(record, numbered, caller: Caller, status: str) -> dict[str, Any]:

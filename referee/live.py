@@ -36,7 +36,8 @@ import time
 from typing import Any, Iterator
 
 from referee.loading import game_entry
-from referee.matches import Caller, rollback_view, see
+from referee.callers import Caller, see
+from referee.matches import rollback_view
 from referee.reading import for_reader
 from referee.refusals import NotFound, Refusal
 from referee.store import MatchNotFound, MatchStore, StoreUnavailable

@@ -5,11 +5,8 @@ action checked and applied by the game's pure engine, and the new record written
 match is still at the version the action was chosen at (:meth:`MatchStore.commit`), together
 with its events, the action itself and the idempotency record, or not at all.
 
-Who is calling is decided by a secret token (``Authorization: Bearer``): one per seat and one
-for the host, generated with :func:`secrets.token_urlsafe` and stored only as SHA-256 hex.
-A seat sees and acts as itself; the host sees the referee view (never the seed), acts for
-host-only actions (a ``player`` that is not a seat, such as Coup's ``"host"``) and, in table
-mode, for any player; no token gives the public view.
+Who is calling, and what they may see and do, is :mod:`referee.callers`; retries with an
+``Idempotency-Key`` are :mod:`referee.idempotency`; rollbacks :mod:`referee.disputes`.
 
 Dealing is verifiable: the seed (256 random bits unless the host supplies one) is committed to
 at creation as ``sha256("<seed>:<match id>")`` and revealed by the audit once the match is over,
@@ -18,77 +15,32 @@ with the setup body and every action, so anyone can replay it through the statel
 from __future__ import annotations
 
 import hashlib
-import hmac
-import json
 import re
 import secrets
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
-from referee.games.base import PUBLIC, REFEREE
+from referee.callers import Caller, authorize, identify, new_token, see, token_hash
 from referee.history import action_entry, effective_actions
+from referee.idempotency import Once, once, replay
 from referee.loading import game_entry, load_action, load_setup
 from referee.reading import for_reader
-from referee.refusals import (Forbidden, IdempotencyKeyReused, InvalidInput, NotFound,
-                              PreconditionRequired, Refusal, StaleVersion, Unauthorized)
+from referee.refusals import (Forbidden, InvalidInput, NotFound, PreconditionRequired, Refusal,
+                              StaleVersion)
 from referee.registry import GameEntry
 from referee.store import AlreadyRecorded, MatchNotFound, MatchStore, VersionConflict
+
+__all__ = ["Caller", "MatchService", "expected_version", "see", "rollback_view"]
 
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What a match id looks like (``secrets.token_urlsafe(16)``); anything else is 404."""
 
-IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
-"""An ``Idempotency-Key``: 1–255 visible ASCII characters (a UUID is a good choice)."""
-
 _ETAG = re.compile(r'\s*(?:W/)?"?(\d{1,18})"?\s*')
-
-
-def new_token() -> str:
-    """A fresh secret token (256 random bits, URL-safe text)."""
-    return secrets.token_urlsafe(32)
-
-
-def token_hash(token: str) -> str:
-    """What is stored of a token: the SHA-256 hex of its UTF-8 bytes."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def commitment(seed: int | str, match_id: str) -> str:
     """The dealing commitment: SHA-256 hex of the UTF-8 bytes ``f"{seed}:{match_id}"`` (an
     integer seed in decimal, e.g. ``b"42:Xb3…"``)."""
     return hashlib.sha256(f"{seed}:{match_id}".encode()).hexdigest()
-
-
-def fingerprint(data: Any) -> str:
-    """SHA-256 hex of ``data`` as canonical JSON (sorted keys, no spaces): what an
-    idempotency record remembers of its request."""
-    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":"))
-                          .encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class Caller:
-    """Who sent the request: a seat (``seat`` is the player), the host, or the public."""
-
-    seat: str | None = None
-    host: bool = False
-
-    @property
-    def viewer(self) -> str | None:
-        """The engine's viewer id: the player, ``REFEREE`` or ``PUBLIC``."""
-        return REFEREE if self.host else self.seat if self.seat is not None else PUBLIC
-
-    @property
-    def role(self) -> str:
-        """``"host"``, ``"seat"`` or ``"public"``."""
-        return "host" if self.host else "seat" if self.seat is not None else "public"
-
-
-def see(entry: GameEntry, state: dict[str, Any], caller: Caller) -> dict[str, Any]:
-    """The game's view of ``state`` for ``caller``, never with the seed (it would tell every
-    future deal: only the audit reveals it, after the end)."""
-    view = entry.engine.view(state, caller.viewer)
-    return {key: value for key, value in view.items() if key != "seed"}
 
 
 def expected_version(if_match: str | None, in_body: int | None) -> int:
@@ -194,24 +146,8 @@ class MatchService:
 
     def caller(self, record: dict[str, Any], authorization: str | None,
                required: bool = False) -> Caller:
-        """Who holds the ``Authorization: Bearer <token>``; no header is the public (401
-        ``unauthorized`` when ``required``); an unknown token is always 401."""
-        if not authorization:
-            if required:
-                raise _unauthorized("This needs a seat or host token: Authorization: Bearer "
-                                    "<token>.")
-            return Caller()
-        scheme, _, token = authorization.strip().partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise _unauthorized("Send the token as Authorization: Bearer <token>.")
-        digest = token_hash(token.strip())
-        found = Caller(host=True) if hmac.compare_digest(record["host"], digest) else None
-        for seat, stored in record["seats"].items():
-            if hmac.compare_digest(stored, digest):
-                found = Caller(seat=seat)
-        if found is None:
-            raise _unauthorized("This token belongs to no seat of this match.")
-        return found
+        """Who holds the ``Authorization: Bearer <token>`` (:func:`referee.callers.identify`)."""
+        return identify(record, authorization, required)
 
     def view(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
         """The match as ``caller`` may see it (seat view, public view or referee view)."""
@@ -271,16 +207,13 @@ class MatchService:
         record; failures are not recorded, so a corrected retry with the same key may pass.
         """
         expected = expected_version(if_match, body.get("expected_version"))
-        request_hash = fingerprint({"action": body["action"], "expected_version": expected})
-        scoped = None
-        if key is not None:
-            scoped = self._scoped_key(caller, key)
-            prior = self.store.recorded(record["id"], scoped)
-            if prior is not None:
-                return _replay(prior, request_hash)
+        keyed = once(caller, key, {"action": body["action"], "expected_version": expected})
+        prior = self.prior(record, keyed)
+        if prior is not None:
+            return prior
         entry = game_entry(record["game"])
         action = load_action(entry, body["action"])
-        _authorize(record, caller, action)
+        authorize(record, caller, action)
         if record.get("rollback"):
             raise Refusal("rollback-pending", "A rollback is proposed: no action is taken "
                           "until the seats decide it (or the host withdraws it).",
@@ -288,26 +221,51 @@ class MatchService:
         if record["version"] != expected:
             raise _conflict(record["version"], expected)
         state, events = entry.engine.apply(record["state"], action)
-        new, numbered = _advance(record, {"state": state}, events)
-        version = new["version"]
-        response = {"id": record["id"], "version": version, "view": see(entry, state, caller),
+
+        def respond(new: dict[str, Any], numbered: list[dict[str, Any]]) -> dict[str, Any]:
+            return {"id": record["id"], "version": new["version"],
+                    "view": see(entry, state, caller),
                     "events": for_reader(numbered, caller.viewer),
                     "to_move": entry.engine.to_move(state), "over": entry.engine.is_over(state)}
-        recorded = (scoped, {"request": request_hash, "status": 200, "body": response}
-                    ) if scoped else None
+        return self.commit_answer(record, {"state": state}, events, action_entry(0, action),
+                                  respond, keyed, expected)
+
+    def prior(self, record: dict[str, Any], keyed: Once | None
+              ) -> tuple[int, dict[str, Any], bool] | None:
+        """The first answer to ``keyed``'s key replayed (:func:`referee.idempotency.replay`),
+        or ``None`` when there is no key or it is new."""
+        if keyed is None:
+            return None
+        found = self.store.recorded(record["id"], keyed.scoped)
+        return None if found is None else replay(found, keyed)
+
+    def commit_answer(self, record: dict[str, Any], changes: dict[str, Any],
+                      events: list[dict[str, Any]], entry: dict[str, Any],
+                      respond: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]],
+                      keyed: Once | None, expected: int | None = None
+                      ) -> tuple[int, dict[str, Any], bool]:
+        """Commit like :meth:`commit` and answer ``(200, respond(new record, numbered events),
+        False)``; with ``keyed`` the answer is stored under its key in the same atomic commit,
+        and a request with the same key that committed first is replayed instead.  409
+        ``version-conflict`` (against ``expected``, default the record's version), 404 gone."""
+        new, numbered = _advance(record, changes, events)
+        answer = respond(new, numbered)
         try:
             self.store.commit(record["id"], record["version"], new,
-                              action_entry(version, action), numbered, self.ttl, recorded)
+                              {"version": new["version"], **_without_version(entry)},
+                              numbered, self.ttl,
+                              keyed.record(answer) if keyed else None)
         except AlreadyRecorded:  # the same key won a race with this request
-            prior = self.store.recorded(record["id"], scoped)
-            if prior is None:  # the match was deleted in between
+            found = self.store.recorded(record["id"], keyed.scoped)
+            if found is None:  # the match was deleted in between
                 raise self._not_found(record["id"]) from None
-            return _replay(prior, request_hash)
+            return replay(found, keyed)
         except VersionConflict as exc:
-            raise _conflict(exc.current, expected) from None
+            raise _conflict(exc.current, record["version"] if expected is None else expected
+                            ) from None
         except MatchNotFound:
             raise self._not_found(record["id"]) from None
-        return 200, response, False
+        return 200, answer, False
 
     def commit(self, record: dict[str, Any], changes: dict[str, Any],
                events: list[dict[str, Any]], entry: dict[str, Any]
@@ -316,23 +274,10 @@ class MatchService:
         ``events`` numbered after the log, and history ``entry`` (its ``version`` added);
         return ``(new record, numbered events)``.  409 ``version-conflict`` if the match moved
         meanwhile, 404 if it is gone."""
-        new, numbered = _advance(record, changes, events)
-        try:
-            self.store.commit(record["id"], record["version"], new,
-                              {"version": new["version"], **entry}, numbered, self.ttl)
-        except VersionConflict as exc:
-            raise _conflict(exc.current, record["version"]) from None
-        except MatchNotFound:
-            raise self._not_found(record["id"]) from None
-        return new, numbered
-
-    def _scoped_key(self, caller: Caller, key: str) -> str:
-        """The stored name of ``key``: scoped to the caller, so two seats never collide."""
-        if not IDEMPOTENCY_KEY.fullmatch(key):
-            raise InvalidInput("Idempotency-Key must be 1-255 visible ASCII "
-                          "characters.", errors=[{"field": "Idempotency-Key",
-                                                  "message": "not 1-255 visible ASCII characters"}])
-        return hashlib.sha256(f"{caller.role}:{caller.seat or ''}\n{key}".encode()).hexdigest()
+        made: list = []
+        self.commit_answer(record, changes, events, entry,
+                           lambda new, numbered: made.extend((new, numbered)) or {}, None)
+        return made[0], made[1]
 
     def _or_gone(self, match_id: str, read, *args):
         """``read(match_id, *args)``; 404 if the match vanished since it was loaded."""
@@ -357,6 +302,10 @@ def _advance(record: dict[str, Any], changes: dict[str, Any], events: list[dict[
             "event_count": record["event_count"] + len(events)}, numbered
 
 
+def _without_version(entry: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in entry.items() if key != "version"}
+
+
 def rollback_view(record: dict[str, Any]) -> dict[str, Any] | None:
     """The pending rollback proposal as anyone may see it, or ``None``."""
     return record.get("rollback") or None
@@ -368,33 +317,6 @@ def _public(record: dict[str, Any]) -> dict[str, Any]:
                                          "commitment")}
 
 
-def _authorize(record: dict[str, Any], caller: Caller, action: dict[str, Any]) -> None:
-    """A seat acts only as itself; the host for host-only actions (a ``player`` that is no
-    seat) and, in table mode, for anyone; the public not at all."""
-    player = action["player"]
-    if caller.seat is not None and player != caller.seat:
-        raise Forbidden(f"This is {caller.seat}'s token: it may not act as "
-                      f"{player}.", errors=[{"field": "action.player",
-                                             "message": f"must be {caller.seat}"}])
-    if caller.host and player in record["seats"] and record["mode"] != "table":
-        raise Forbidden(f"In a digital match {player} acts with their own seat "
-                      "token; the host token acts only for the host.",
-                      errors=[{"field": "action.player", "message": "a seat, not the host"}])
-
-
-def _replay(prior: dict[str, Any], request_hash: str) -> tuple[int, dict[str, Any], bool]:
-    """The first response to an idempotency key, or 422 if this request differs."""
-    if not hmac.compare_digest(prior["request"], request_hash):
-        raise IdempotencyKeyReused("This Idempotency-Key was used for another "
-                      "request (action or expected version); use a new key.",
-                      errors=[{"field": "Idempotency-Key", "message": "already used"}])
-    return prior["status"], prior["body"], True
-
-
 def _conflict(current: int, expected: int) -> Refusal:
     return StaleVersion(f"The match is at version {current}, not {expected}: read it "
                         "again and choose again.", current)
-
-
-def _unauthorized(detail: str) -> Refusal:
-    return Unauthorized(detail)

@@ -135,8 +135,13 @@ def act(body, match_id):
     a second application; the same key with another body is 422 ``idempotency-key-reused``.
     """
     svc, record, caller = _with_caller(match_id, required=True)
-    status, result, replayed = svc.act(record, caller, body, request.headers.get("If-Match"),
-                                       request.headers.get("Idempotency-Key"))
+    return _answer(*svc.act(record, caller, body, request.headers.get("If-Match"),
+                            request.headers.get("Idempotency-Key")))
+
+
+def _answer(status: int, result: dict, replayed: bool):
+    """A keyed write's answer: ``ETag`` of its version, ``Idempotent-Replayed: true`` when
+    it is the first answer to its ``Idempotency-Key`` again."""
     headers = _etag(result["version"])
     if replayed:
         headers["Idempotent-Replayed"] = "true"
@@ -201,10 +206,14 @@ def stream_ticket(match_id):
     return live.issue_ticket(record, caller), 201
 
 
+_KEYED_RESPONSE = {**_ETAG_HEADER, "Idempotent-Replayed": {
+    "schema": {"type": "string"}, "description": "true when this is the first answer replayed"}}
+
+
 @blp.route("/<match_id>/rollback", methods=["POST"])
-@blp.doc(parameters=_ACT_HEADERS[:1])
+@blp.doc(parameters=_ACT_HEADERS)
 @blp.arguments(RollbackProposeSchema)
-@blp.response(200, RollbackResultSchema)
+@blp.response(200, RollbackResultSchema, headers=_KEYED_RESPONSE)
 @problems(401, 403, 404, 409, 422, 428)
 def propose_rollback(body, match_id):
     """Propose (digital mode) or make (table mode) a rollback to ``to_version`` with a
@@ -213,29 +222,39 @@ def propose_rollback(body, match_id):
     ``status`` ``applied`` or ``pending`` (the seats vote: ``…/rollback/votes``).  403 not the
     host, or the match is over; 409 ``version-conflict``, ``rollback-pending``; 422 a
     ``to_version`` that is not earlier or undoes nothing; 428 no version.  A rollback across a
-    finished hand's scoring needs every seat's approval (see :mod:`referee.disputes`)."""
+    finished hand's scoring needs every seat's approval (see :mod:`referee.disputes`).  With
+    ``Idempotency-Key`` a retry gets the first answer again (``Idempotent-Replayed: true``),
+    never a second proposal; the same key with another body is 422
+    ``idempotency-key-reused``."""
     svc, record, caller = _with_caller(match_id, required=True)
-    return disputes.propose(svc, record, caller, body, request.headers.get("If-Match"))
+    return _answer(*disputes.propose(svc, record, caller, body, request.headers.get("If-Match"),
+                                     request.headers.get("Idempotency-Key")))
 
 
 @blp.route("/<match_id>/rollback", methods=["DELETE"])
-@blp.response(200, RollbackResultSchema)
-@problems(401, 403, 404, 409)
+@blp.doc(parameters=_ACT_HEADERS[1:])
+@blp.response(200, RollbackResultSchema, headers=_KEYED_RESPONSE)
+@problems(401, 403, 404, 409, 422)
 def withdraw_rollback(match_id):
-    """Withdraw the pending rollback (host token); 409 ``no-rollback`` if none is pending."""
+    """Withdraw the pending rollback (host token); 409 ``no-rollback`` if none is pending.
+    ``Idempotency-Key``: a retry gets the first answer again (``Idempotent-Replayed``)."""
     svc, record, caller = _with_caller(match_id, required=True)
-    return disputes.withdraw(svc, record, caller)
+    return _answer(*disputes.withdraw(svc, record, caller,
+                                      request.headers.get("Idempotency-Key")))
 
 
 @blp.route("/<match_id>/rollback/votes", methods=["POST"])
+@blp.doc(parameters=_ACT_HEADERS[1:])
 @blp.arguments(RollbackVoteSchema)
-@blp.response(200, RollbackResultSchema)
+@blp.response(200, RollbackResultSchema, headers=_KEYED_RESPONSE)
 @problems(401, 403, 404, 409, 422)
 def vote_rollback(body, match_id):
     """A seat approves (``"approve": true``) or rejects the pending rollback ``proposal``;
-    the deciding vote applies or rejects it.  403 not a seat; 409 ``no-rollback``."""
+    the deciding vote applies or rejects it.  403 not a seat; 409 ``no-rollback``.
+    ``Idempotency-Key``: a retry gets the first answer again (``Idempotent-Replayed``)."""
     svc, record, caller = _with_caller(match_id, required=True)
-    return disputes.vote(svc, record, caller, body)
+    return _answer(*disputes.vote(svc, record, caller, body,
+                                  request.headers.get("Idempotency-Key")))
 
 
 @blp.route("/<match_id>/rematch", methods=["POST"])
