@@ -112,7 +112,7 @@ def guard_request() -> None:
         raise Problem("invalid-input", f"An array in the body has more than {MAX_ITEMS} items.",
                       errors=[{"field": where or "body", "message": f"more than {MAX_ITEMS} "
                                "items"}])
-    if raw.count(b":") != pairs and _STRINGS.sub(b'""', raw).count(b":") != pairs:
+    if raw.count(b":") != pairs and _outside_strings(raw).count(b":") != pairs:
         where = repeated_key(raw)  # a colon outside strings is a pair the objects lack
         raise Problem("invalid-input", "An object in the body names the same key twice.",
                       errors=[{"field": where or "body", "message": "repeated key"}])
@@ -150,6 +150,14 @@ def _float(text: str) -> float:
     if value - value != 0:  # NaN or ±infinity
         g.json_nonfinite = True
     return value
+
+
+def _outside_strings(raw: bytes) -> bytes:
+    """``raw`` (valid JSON) without the text of its strings: split at the quotes when no
+    backslash can escape one (a C loop), else the string regex."""
+    if b"\\" not in raw:
+        return b"".join(raw.split(b'"')[::2])
+    return _STRINGS.sub(b'""', raw)
 
 
 def tally(value) -> tuple[int, int]:
