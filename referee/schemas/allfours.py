@@ -168,7 +168,9 @@ class RenegeSchema(Schema):
     player = fields.String(required=True)
     trick = fields.Integer(strict=True, required=True,
                            metadata={"description": "trick of the failure, from 1"})
-    rule = fields.String(required=True)
+    rule = fields.String(required=True, metadata={"description": "AF-I1, the renege rule"})
+    broke = fields.String(required=True, metadata={
+        "description": "the rule failed in that trick: AF-P2, AF-P3 or AF-P4"})
     proven_by = fields.String(required=True)
     proven_at = fields.Integer(strict=True, required=True)
     loses_game = fields.Boolean(required=True)

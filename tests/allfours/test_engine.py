@@ -137,7 +137,8 @@ def test_af_i1_failing_a_trump_lead_holding_the_ace_loses_the_game_when_proven()
     state = act(state, type="play", player="ben", card="AS")  # ...but held the ace
     assert state["phase"] == "game_over" and state["winner"] == "ana"
     assert state["reneges"][0]["player"] == "ben" and state["reneges"][0]["trick"] == 1
-    assert state["reneges"][0]["loses_game"] and state["reneges"][0]["rule"] == "AF-P2"
+    assert state["reneges"][0]["loses_game"] and state["reneges"][0]["rule"] == "AF-I1"
+    assert state["reneges"][0]["broke"] == "AF-P2"  # the trump lead it failed to follow
 
 
 def test_af_i1_ordinary_renege_gives_a_point_and_bars_game():

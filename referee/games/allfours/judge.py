@@ -111,12 +111,13 @@ def _play(state, action, player):
         return [violation("AF-D1", "allfours.card.not_a_card", "action.card", value=repr(card))]
     if state["phase"] != "play":
         return [_not_in_play(state)]
-    out = []
+    # the card itself first: not holding it is what forbids this play whoever's turn it is
+    # (issue 13 item 4); the turn (AF-P1) after it; following suit only for a held card
+    out = _holding(state, player, card)
     due = next_to_play(state)
     if player != due:
         out.append(violation("AF-P1", "allfours.play.not_your_turn", "action.player", due=due,
                              player=player))
-    out += _holding(state, player, card)
     if not out:
         out += _following(state, player, card)
     return out
@@ -154,8 +155,8 @@ def _holding(state, player, card) -> list[Violation]:
     if card in state["trick"]["cards"]:
         return [violation("AF-D1", "allfours.play.card_in_this_trick", "action.card",
                           player=player, card=card)]
-    for other in state["players"]:
-        if card in state["hands"][other] or card in state["exposed"][other]:
+    for other in state["players"]:  # table hands hold only unknown cards: exposed ones are public
+        if card in state["exposed"][other]:
             return [violation("AF-D1", "allfours.play.card_known_elsewhere", "action.card",
                               player=player, card=card, other=other)]
     return []

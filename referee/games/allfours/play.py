@@ -109,6 +109,10 @@ def track_reneges(claims: list[dict], reneges: list[dict], sides: dict[str, list
     ``trick`` (the cards before it) in trick ``trick_no``; return the reneges this card proves
     or makes game-losing, each with ``True`` when it was already known (an upgrade).
 
+    A renege cites ``rule`` AF-I1 (what the objecting player quotes: the failure is proven by
+    this card, and the penalty follows) and ``broke``, the rule failed in that trick (AF-P2,
+    AF-P3 or AF-P4).
+
     A claim is what a play implies about the hand: no card of the suit led (AF-P2/P3), or only
     trumps when undertrumping (AF-P4).  A later card that contradicts it proves a renege; if
     the claim was a failure to follow a trump lead and the card is the A, K, Q, J or 10 of
@@ -122,7 +126,8 @@ def track_reneges(claims: list[dict], reneges: list[dict], sides: dict[str, list
         renege = next((r for r in reneges if r["claim"] == claim["id"]), None)
         if renege is None:
             renege = {"player": player, "side": side_of(sides, player),
-                      "trick": claim["trick"], "rule": claim["rule"], "proven_by": card,
+                      "trick": claim["trick"], "rule": "AF-I1", "broke": claim["rule"],
+                      "proven_by": card,
                       "proven_at": trick_no, "loses_game": honour, "claim": claim["id"]}
             reneges.append(renege)
             proven.append((renege, False))

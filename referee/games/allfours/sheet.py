@@ -49,7 +49,7 @@ def score_sheet(engine, sheet: dict[str, Any], options: dict[str, Any] | None) -
     every_renege = sheet_reneges(tricks, sides, trump, resolved["undertrump"])
     facts = hand_awards(dealt=dealt, tricks=tricks, trump=trump, sides=sides,
                         dealer=sheet["dealer"], options=resolved, reneges=every_renege)
-    reneges = [{k: r[k] for k in ("player", "trick", "rule", "proven_by", "proven_at",
+    reneges = [{k: r[k] for k in ("player", "trick", "rule", "broke", "proven_by", "proven_at",
                                   "loses_game")} for r in every_renege]
     return {"valid": True, "points": state["hand_points"], "winner": state["winner"],
             "high": facts["high"], "low": facts["low"], "jack": facts["jack"],

@@ -24,6 +24,9 @@ FIELDS = {"flip": {"position", "card"}, "draw": {"source", "pile", "card"},
           "place": {"position", "card"}, "discard": {"pile", "card"}}
 HOLDING_PHASES = ("play", "bounce", "discard")
 TURN_PHASES = ("draw", *HOLDING_PHASES, "restart")
+AFTER_DRAW = (*HOLDING_PHASES, "restart", "hazard")
+"""Phases in which the turn's player has drawn this turn: a second draw breaks GN-T1 in each
+(the turn passes only after the restart and the Hazard flips)."""
 
 
 def face_down_count(grid: list[list[dict]]) -> int:
@@ -148,8 +151,8 @@ def _check_flip(state: dict[str, Any], action: dict) -> list[Violation]:
     every face-down card at the end of the round)."""
     player, phase = action["player"], state["phase"]
     rule = {"setup": "GN-S2", "hazard": "GN-D1", "reveal": "GN-E2"}.get(phase)
-    if rule is None:
-        return [_not_now(state, player, "flip")]
+    if rule is None:  # a flip is no part of a turn: only a Hazard owes one after setup
+        return [violation("GN-D1", "gnoming.flip.not_owed", "action.type", player=player)]
     grid = state["layouts"][player]
     if phase != "reveal" and state["flips_due"][player] == 0:
         return [_no_flip_owed(state, player, rule)]
@@ -165,7 +168,7 @@ def _check_draw(state: dict[str, Any], action: dict) -> list[Violation]:
     """GN-T1: the turn's player draws once, from the draw pile or a non-empty discard pile."""
     player = action["player"]
     if state["phase"] != "draw" or player != state["turn"]["player"]:
-        if player == state["turn"]["player"] and state["phase"] in HOLDING_PHASES:
+        if player == state["turn"]["player"] and state["phase"] in AFTER_DRAW:
             return [violation('GN-T1', "gnoming.draw.twice", player=player)]
         return [_not_now(state, player, "draw")]
     if action["source"] == "draw_pile":

@@ -103,9 +103,11 @@ def _turn_violations(state: dict[str, Any], kind: str, player: str,
     if pending is not None:
         return [violation("SPY-P2", "spy.turn.answer_pending", "action.type",
                           attacker=pending["attacker"], defender=pending["defender"])]
-    if player != turn["player"]:
-        return [violation("SPY-P2", "spy.turn.not_yours", "action.player",
-                          turn=turn["player"], player=player)]
+    if player != turn["player"]:  # a target nobody may spy on is named first (issue 13)
+        target = _target_violations(state, player, action.get("target")) \
+            if kind == "spy" else []
+        return target + [violation("SPY-P2", "spy.turn.not_yours", "action.player",
+                                   turn=turn["player"], player=player)]
     found = _order_violations(turn["done"], kind, player)
     if found:  # an action not allowed now: its fields are beside the point
         return found
