@@ -16,8 +16,6 @@ from referee.games.allfours.rules import (kick_points, player_right_of, side_of,
 from referee.games.base import Problems
 from referee.games.common.cards import suit_of
 
-LAST_HAND_KEYS = {"high", "low", "jack", "game", "points", "reneges"}
-
 
 def check_flow(state: dict[str, Any], problems: Problems) -> None:
     """Add every inconsistency of the score, phase, kicks, leaders and reneges."""
@@ -27,10 +25,6 @@ def check_flow(state: dict[str, Any], problems: Problems) -> None:
         _kicks(state, problems)
         _leaders(state, problems)
     _reneges(state, problems)
-    last = state["last_hand"]
-    if last is not None and set(last) != LAST_HAND_KEYS:
-        problems.flag("AF-S6", "allfours.snapshot.last_hand_keys", "state.last_hand",
-                      keys=", ".join(sorted(LAST_HAND_KEYS)))
 
 
 def _score(state, problems: Problems) -> None:
@@ -56,7 +50,8 @@ def _score(state, problems: Problems) -> None:
                               f"state.score.{side}", side=side, points=score[side],
                               target=target)
         return
-    lost = any(r.get("loses_game") and r.get("side") != winner for r in state["reneges"])
+    lost = any(isinstance(r, dict) and r.get("loses_game") and r.get("side") != winner
+               for r in state["reneges"])
     if score[winner] < target and not lost:
         problems.flag("AF-S6", "allfours.snapshot.winner_short", "state.winner", side=winner,
                       points=score[winner], target=target)

@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from referee.games.allfours.consistency import check_flow
+from referee.games.allfours.record import check_record, per_side_ok
 from referee.games.allfours.rules import (HAND_SIZE, MAX_HAND, RUN_SIZE, max_runs,
                                           trick_winner_index)
 from referee.games.base import (UNKNOWN, ImpossibleState, InvalidSetup, Problems, Violation,
@@ -113,15 +114,18 @@ def _check(engine, state, problems: Problems) -> None:
     for who in ("dealer", "next_dealer"):
         if state[who] is not None and state[who] not in players:
             problems.flag("AF-D2", "allfours.snapshot.not_a_player", f"state.{who}", key=who)
-    for name in state["sides"]:
-        for key in ("score", "hand_points"):
-            value = state[key][name]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                problems.flag("AF-S6", "allfours.snapshot.not_whole", f"state.{key}.{name}",
-                              key=key, side=name)
+    if state.get("game") != engine.name:
+        problems.flag("AF-D1", "allfours.snapshot.game", "state.game", game=engine.name)
+    for key in ("score", "hand_points"):
+        per_side_ok(state, key, problems)
     if problems or _too_long(state, problems):
         return
+    _trick_shapes(state, problems)
+    if problems:
+        return
     check_flow(state, problems)
+    if not problems:  # the record is scored again from the flow just checked
+        check_record(state, problems)
     if state["phase"] == "deal" and not state["kicks"]:
         return
     _check_cards(state, problems)
@@ -153,6 +157,38 @@ def _too_long(state, problems: Problems) -> bool:
     return bool(problems)
 
 
+def _trick_shapes(state, problems: Problems) -> None:
+    """Each trick lists its cards and players; a completed one its winner, the current one
+    none (AF-P5)."""
+    for i, trick in enumerate(state["tricks"] + [state["trick"]]):
+        done = i < len(state["tricks"])
+        where = f"state.tricks[{i}]" if done else "state.trick"
+        for key in ("leader", "cards", "players") + (("winner",) if done else ()):
+            if key not in trick:
+                problems.flag("AF-P5", "allfours.snapshot.trick_field", f"{where}.{key}",
+                              key=key)
+        if "leader" in trick and not (isinstance(trick["leader"], str)
+                                      and trick["leader"] in state["players"]):
+            problems.flag("AF-P1", "allfours.snapshot.trick_field", f"{where}.leader",
+                          key="leader")
+        if not done and "winner" in trick:
+            problems.flag("AF-P5", "allfours.snapshot.trick_field", f"{where}.winner",
+                          key="winner")
+
+
+def _table_hands(state, problems: Problems) -> None:
+    """Table mode: a hand is face down, so every card in it is ``unknown`` until exposed
+    (AF-P6) or played; ``dealt`` is then what each player played (AF-S1)."""
+    for p in state["players"]:
+        if any(c != UNKNOWN for c in state["hands"][p]):
+            problems.flag("AF-P6", "allfours.snapshot.table_hand_known", f"state.hands.{p}",
+                          player=p)
+        played = [c for t in state["tricks"] + [state["trick"]]
+                  for c, who in zip(t["cards"], t["players"]) if who == p]
+        if sorted(state["dealt"][p]) != sorted(played):
+            problems.flag("AF-S1", "allfours.snapshot.dealt", f"state.dealt.{p}", player=p)
+
+
 def _check_cards(state, problems: Problems) -> None:
     players = state["players"]
     located = [(f"state.hands.{p}", c) for p in players for c in state["hands"][p]]
@@ -166,6 +202,8 @@ def _check_cards(state, problems: Problems) -> None:
     problems.items += _card_problems(located, full_pack=False)
     if problems:
         return
+    if state["mode"] == "table":
+        _table_hands(state, problems)
     if state["mode"] == "digital" and len(located) != len(PACK):
         problems.flag("AF-D1", "allfours.snapshot.not_52", "state", count=len(located))
     if not state["kicks"] or state["trump"] != suit_of(state["kicks"][-1]):

@@ -141,6 +141,8 @@ def _check_cards(state: dict, problems: Problems) -> None:
             at = f"{where}[{r}][{c}]"
             problems.flag(problem[0], problem[1], at, at=at, **problem[2])
     cards += _card_list(state["draw_pile"], "state.draw_pile", table, problems)
+    if table and HAZARD in state["draw_pile"]:  # known cards there came off the discard piles
+        problems.flag('GN-D2', "gnoming.snapshot.hazard_in_draw_pile", 'state.draw_pile')
     piles = state["discard_piles"]
     if len(piles) != 2 or not all(isinstance(pile, list) for pile in piles):
         problems.flag('GN-S1', "gnoming.snapshot.discard_piles", 'state.discard_piles')
@@ -152,7 +154,10 @@ def _check_cards(state: dict, problems: Problems) -> None:
     if any(card != HAZARD for card in state["removed"]):
         problems.flag('GN-D2', "gnoming.snapshot.removed", 'state.removed')
     cards += [card for card in state["removed"] if card == HAZARD]
-    holding = state["turn"].get("holding")
+    if set(state["turn"]) != set(TURN_KEYS):  # before counting the card it may hold
+        problems.flag('GN-T1', "gnoming.snapshot.turn_keys", 'state.turn', turn_keys=', '.join(TURN_KEYS))
+        return
+    holding = state["turn"]["holding"]
     if holding is not None:
         cards += _card_list([holding], "state.turn.holding", False, problems)
     if problems:
