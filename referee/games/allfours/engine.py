@@ -212,7 +212,10 @@ class AllFours(Engine):
 
     def repair_hidden(self, before: dict[str, Any], after: dict[str, Any]) -> None:
         """Keep ``dealt`` (never shown until the hand is scored) consistent with exchanged
-        hands: each player was dealt what they now hold plus what they played (AF-S1)."""
+        hands: each player was dealt what they now hold plus what they played (AF-S1).  Table
+        mode keeps in ``dealt`` only the cards played, which no exchange touches."""
+        if after["mode"] != "digital":
+            return
         for player, hand in after["hands"].items():
             played = [c for c in before["dealt"][player] if c not in before["hands"][player]]
             after["dealt"][player] = list(hand) + played
