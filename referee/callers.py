@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.games.base import PUBLIC, REFEREE
+from referee.i18n.answers import localize_view
 from referee.refusals import Forbidden, Refusal, Unauthorized
 from referee.registry import GameEntry
 
@@ -74,7 +75,7 @@ def see(entry: GameEntry, state: dict[str, Any], caller: Caller) -> dict[str, An
     """The game's view of ``state`` for ``caller``, never with the seed (it would tell every
     future deal: only the audit reveals it, after the end)."""
     view = entry.engine.view(state, caller.viewer)
-    return {key: value for key, value in view.items() if key != "seed"}
+    return localize_view({key: value for key, value in view.items() if key != "seed"})
 
 
 def authorize(record: dict[str, Any], caller: Caller, action: dict[str, Any]) -> None:

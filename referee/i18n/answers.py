@@ -1,6 +1,8 @@
 """Texts of an answer rendered in the negotiated language, at the edge.
 
 - :func:`localize_problem`: a problem body's ``title``, ``detail`` and field ``message``s;
+- :func:`localize_view`: a game view's ``awaiting`` message (``{"code", "params"}``, Coup)
+  as its sentence, the message kept as ``awaiting_message``;
 - :func:`violation_answer`: one engine :class:`~referee.games.base.Violation` as the API shows
   it, ``{"rule", "title", "code", "message", "field"?}`` — ``title`` is the rule's title from
   the rulebook, ``message`` the sentence of ``code`` rendered in the reader's language by
@@ -49,3 +51,15 @@ def violation_answer(violation, lang: str | None = None) -> dict[str, Any]:
     if violation.field is not None:
         data["field"] = violation.field
     return data
+
+
+def localize_view(view: dict[str, Any], lang: str | None = None) -> dict[str, Any]:
+    """``view`` as served: an ``awaiting`` message ``{"code", "params"}`` becomes its sentence
+    in ``lang`` (default the request's language), the message itself kept as
+    ``awaiting_message`` for clients that render their own.  Other views are returned as
+    they are (the input is never modified)."""
+    now = view.get("awaiting")
+    if not (isinstance(now, dict) and "code" in now):
+        return view
+    return {**view, "awaiting": render(now["code"], now["params"], lang or language()),
+            "awaiting_message": now}

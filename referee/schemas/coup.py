@@ -97,6 +97,7 @@ class DisputeSchema(Schema):
     action = fields.String(required=True)
     card = Character(required=True)
     place = fields.String(required=True)
+    reader = fields.String(required=True)
     rule = fields.String(required=True)
     known = fields.Integer(required=True, strict=True, validate=validate.Range(0))
     copies = fields.Integer(required=True, strict=True, validate=validate.Range(0))

@@ -56,7 +56,8 @@ def test_coup_a3_coup_costs_seven_and_the_target_loses_one(new_game):
 def test_coup_a4_tax_takes_three(new_game):
     game = new_game(HANDS).do("tax", "A").do("pass", "B").do("pass", "C")
     assert game.coins["A"] == 5
-    assert game.rules("block", "B", character="duchess") == {"COUP-T1"}
+    # A4 "cannot be blocked" (issue 13), even once it resolved: not T1's "not now"
+    assert game.rules("block", "B", character="duchess") == {"COUP-A4"}
 
 
 def test_coup_s7_a_gain_larger_than_the_treasury_takes_what_is_left(new_game):

@@ -100,10 +100,12 @@ def test_coup_v1_an_examined_card_c_never_saw_does_not_limit_c_at_a_table(client
     wrong = [m.act("C", "prove", "C", card="captain") for m in (duchess, captain)]
     assert wrong[0] == wrong[1] and wrong[0][0] == 422          # C2: the wrong card, both
     _play([duchess, captain], ["C", "D"], [("C", "prove", "C", {"card": "duchess"})])
-    # The host saw all three Duchesses: its view records the dispute (COUP-X1) ...
+    # A and B (who saw B's Duchess) and the host knew all three: the host's view records
+    # the dispute against each one's knowledge (COUP-X1) ...
     assert duchess.host_view()["disputes"] == [{
         "turn": 7, "player": "C", "action": "prove", "card": "duchess", "place": "C",
-        "rule": "COUP-X1", "known": 3, "copies": copies_per_character(4)}]
+        "reader": reader, "rule": "COUP-X1", "known": 3, "copies": copies_per_character(4)}
+        for reader in ("A", "B", "host")]
     assert captain.host_view()["disputes"] == []
     # ... and A, who saw B's Duchess, knows it: a fourth is refused to A on A's knowledge.
     view_a = json.loads(duchess.read("A")[2])["view"]

@@ -86,3 +86,23 @@ def test_odd_values_in_an_action_are_quoted_not_rendered(new_game, value):
         assert found.rule in ("COUP-T1", "COUP-S1")
         assert repr(value) in found.message
         assert repr(value) in render(found.code, found.params, "my")
+
+
+def test_the_views_awaiting_is_a_message_rendered_in_the_readers_language(client):
+    """The seat view's ``awaiting`` (COUP-T1, W1): the engine gives a code with params; the
+    match API renders it in the negotiated language — the same English sentence as before —
+    and keeps the message as ``awaiting_message``."""
+    state = ENGINE.setup({"players": ["A", "B", "C"], "mode": "digital",
+                          "options": ENGINE.resolve_options({})}, 1)
+    assert ENGINE.view(state, "B")["awaiting"] == {"code": "coup.now.declare",
+                                                   "params": {"actor": "A"}}
+    created = client.post("/v1/matches", json={"game": "coup", "players": ["A", "B", "C"],
+                                               "seed": 1}).get_json()
+    headers = {"Authorization": f"Bearer {created['seats']['B']}"}
+    url = f"/v1/matches/{created['id']}"
+    english = client.get(url, headers=headers).get_json()["view"]
+    assert english["awaiting"] == "A must declare this turn's action."
+    assert english["awaiting_message"] == {"code": "coup.now.declare", "params": {"actor": "A"}}
+    burmese = client.get(url, headers={**headers, "Accept-Language": "my"}).get_json()["view"]
+    assert burmese["awaiting"] == render("coup.now.declare", {"actor": "A"}, "my")
+    assert MYANMAR.search(burmese["awaiting"])

@@ -3,6 +3,7 @@ itself, not the generic turn or window rule ("not possible now")."""
 from __future__ import annotations
 
 from referee.games.coup.engine import ENGINE
+from tests.coup.conftest import Game
 
 HANDS = {"A": ["captain", "countess"], "B": ["assassin", "duchess"], "C": ["ambassador", "captain"]}
 
@@ -26,8 +27,6 @@ def test_challenge_with_no_claim_made_cites_coup_c1(new_game):
     """COUP-C1: a challenge answers a claim; before any is made it is C1 that forbids it."""
     game = new_game(HANDS)
     assert _refusal(game, "challenge", "B") == ("COUP-C1", "coup.challenge.no_claim")
-    game.do("income", "A")                                  # income resolved: B to declare
-    assert _refusal(game, "challenge", "C") == ("COUP-C1", "coup.challenge.no_claim")
 
 
 def test_prove_or_concede_without_a_challenge_cites_coup_c2(new_game):
@@ -43,3 +42,79 @@ def test_passing_on_ones_turn_cites_coup_t1_and_no_window_cites_coup_w1(new_game
     game = new_game(HANDS)
     assert _refusal(game, "pass", "A") == ("COUP-T1", "coup.declare.no_pass")
     assert _refusal(game, "close_window", "host") == ("COUP-W1", "coup.window.none_open")
+
+
+# --- issue 13 item 4: the rule of the action itself, whatever the moment ----------------------
+def _first(game, kind, player, **fields):
+    found = ENGINE.violations(game.state, {"type": kind, "player": player, **fields})
+    return found[0].rule, found[0].code
+
+
+def test_challenging_an_income_cites_coup_a1_even_after_it_resolved(new_game):
+    """COUP-A1: income claims no character, so it cannot be challenged — not T1 or C1, though
+    it resolved at once (the snapshot's last_turn says what it was)."""
+    game = new_game(HANDS).do("income", "A")
+    assert game.state["last_turn"] == {"player": "A", "action": {"type": "income"},
+                                       "block": None}
+    assert _first(game, "challenge", "C") == ("COUP-A1", "coup.challenge.not_claimed")
+    assert ENGINE.violations(game.state, {"type": "challenge", "player": "C"})[0].message == (
+        "income claims no character, so it cannot be challenged.")
+    assert _first(game, "block", "C", character="duchess") == ("COUP-A1",
+                                                               "coup.block.not_blockable")
+
+
+def test_challenging_a_coup_cites_coup_a3_before_the_pending_loss(new_game):
+    """COUP-A3: a coup cannot be challenged or blocked; the target's pending loss (W2) is not
+    what the objecting player would quote."""
+    game = new_game(HANDS, coins={"A": 7}).do("coup", "A", target="B")
+    assert game.state["loss"] == {"player": "B", "rule": "COUP-A3"}
+    assert _first(game, "challenge", "B") == ("COUP-A3", "coup.challenge.not_claimed")
+    assert _first(game, "block", "B", character="countess") == ("COUP-A3",
+                                                                "coup.block.not_blockable")
+
+
+def test_challenging_foreign_aid_after_it_resolved_cites_coup_a2(new_game):
+    game = new_game(HANDS).do("foreign_aid", "A").do("pass", "B").do("pass", "C")
+    assert game.turn["player"] == "B" and game.coins["A"] == 4
+    assert _first(game, "challenge", "C") == ("COUP-A2", "coup.challenge.not_claimed")
+
+
+def test_challenging_a_claim_after_its_window_closed_cites_coup_w1(new_game):
+    """COUP-W1: the tax was a claim, but its window closed when everyone passed."""
+    game = new_game(HANDS).do("tax", "A").do("pass", "B").do("pass", "C")
+    assert _first(game, "challenge", "C") == ("COUP-W1", "coup.challenge.window_closed")
+    assert ENGINE.violations(game.state, {"type": "challenge", "player": "C"})[0].message == (
+        "A's tax can no longer be challenged: its challenge window has closed; "
+        "B must declare this turn's action.")
+
+
+def test_a_second_block_cites_coup_b2_during_the_loss_and_after_the_turn(new_game):
+    """COUP-B2: only one block per action — while the failed blocker loses influence (not
+    W2) and once foreign aid resolved (not T1)."""
+    game = new_game(HANDS).do("foreign_aid", "A").do("block", "B", character="duchess")
+    game.do("challenge", "A").do("concede", "B")
+    assert game.state["loss"] == {"player": "B", "rule": "COUP-C3"}
+    assert _first(game, "block", "C", character="duchess") == ("COUP-B2", "coup.block.only_one")
+    game.do("lose_influence", "B", card="assassin")
+    assert game.turn["player"] == "B" and game.coins["A"] == 4
+    assert _first(game, "block", "C", character="duchess") == ("COUP-B2", "coup.block.only_one")
+
+
+def test_a_character_not_in_the_game_cites_coup_b2_whatever_the_moment(new_game):
+    """COUP-B2: a claim of the Inquisitor in an Ambassador game is illegal at any time."""
+    game = new_game(HANDS).do("steal", "A", target="B")
+    assert game.turn["stage"] == "action_challenge"                  # blocks come later (W1)
+    assert _first(game, "block", "B", character="inquisitor") == (
+        "COUP-B2", "coup.block.character_not_in_game")
+    assert _first(game, "examine", "B", target="C") == (
+        "COUP-B2", "coup.declare.examine_without_inquisitor")
+
+
+def test_the_specific_rules_hold_at_a_table_too():
+    """Table mode: the same rules (COUP-A1, B2) — nothing here depends on a hidden card."""
+    body = {"players": ["A", "B", "C"], "mode": "table",
+            "options": ENGINE.resolve_options({})}
+    game = Game(ENGINE.setup(body, 5)).do("income", "A")
+    assert _first(game, "challenge", "B") == ("COUP-A1", "coup.challenge.not_claimed")
+    game.do("foreign_aid", "B").do("block", "C", character="duchess").do("pass", "A")
+    assert _first(game, "block", "A", character="duchess") == ("COUP-B2", "coup.block.only_one")

@@ -45,7 +45,8 @@ def test_coup_x1_v1_hands_entered_at_setup_never_refuse_another_seat():
     assert {"type": "prove", "player": "A", "card": "duchess"} in ENGINE.legal_actions(state)
     state = _do(state, "prove", "A", card="duchess")
     assert state["disputes"] == [{"turn": 1, "player": "A", "action": "prove", "card": "duchess",
-                                  "place": "A", "rule": "COUP-X1", "known": 3, "copies": 3}]
+                                  "place": "A", "reader": "host", "rule": "COUP-X1",
+                                  "known": 3, "copies": 3}]   # B knows two, C one: no dispute
     assert "disputes" not in ENGINE.view(state, "A") and "disputes" not in ENGINE.view(state, None)
 
 
@@ -117,7 +118,9 @@ def test_coup_x1_an_examined_card_given_back_is_known_to_the_inquisitor_only():
     state = _do(state, "prove", "B", card="duchess")
     assert _rules(state, "lose_influence", "C", card="assassin") == set()
     state = _do(state, "lose_influence", "C", card="assassin")
-    assert [d["card"] for d in state["disputes"]] == ["assassin"]
+    # A (who saw B's), B (its own) and the host each knew three Assassins elsewhere
+    assert [(d["reader"], d["card"]) for d in state["disputes"]] == [
+        ("A", "assassin"), ("B", "assassin"), ("host", "assassin")]
 
 
 def test_coup_x2_coins_obey_s7_at_a_table_too():

@@ -26,6 +26,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from referee.i18n.answers import localize_view
 from referee.registry import GAMES
 from tests.conformance_checks import _get, scrambled
 
@@ -47,7 +48,8 @@ def expected_view(game: str, state: dict, viewer: str | None) -> tuple[dict, int
     the seed), and how many hidden places the scramble changed."""
     other, changed = scrambled(GAMES[game].engine, state, viewer)
     view = GAMES[game].engine.view(other, viewer)
-    return {key: value for key, value in view.items() if key != "seed"}, changed
+    return localize_view({key: value for key, value in view.items() if key != "seed"},
+                         "en"), changed
 
 
 def leaves(data: Any) -> Iterator[Any]:

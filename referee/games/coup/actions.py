@@ -1,9 +1,12 @@
 """The action vocabulary (coup.md "Vocabulary"): each action's fields, which actions each stage
 of the turn accepts, and the dispatch to the rules of each action.
 
-``violations`` checks, in order: the action's shape, that the game is not over (E1), that a
-pending loss is taken first (W2), that the action belongs to the current stage (T1, W1, C1,
-B2…), then the action's own rules.  ``legal_actions`` lists every legal action of the stage.
+``violations`` checks, in order: the action's shape, that the game is not over (E1), the
+rule that forbids the action itself whatever the moment (issue 13: a challenge of an action
+that claims no character cites A1–A3, a block of an unblockable action its own rule, a
+second block B2, a character not in this game B2 — :func:`_specific`), that a pending loss
+is taken first (W2), that the action belongs to the current stage (T1, W1, C1…), then the
+action's own rules.  ``legal_actions`` lists every legal action of the stage.
 """
 from __future__ import annotations
 
@@ -11,9 +14,9 @@ from typing import Any, Callable
 
 from referee.games.base import Problems, Violation, violation
 from referee.games.coup import choices, declare, windows
-from referee.games.coup.cards import (ACTION_RULES, HOST, TURN_ACTIONS, blocking_characters,
-                                      claimed_character,
-                                      exchange_return_rule)
+from referee.games.coup.cards import (ACTION_RULES, CHARACTERS, HOST, INQUISITOR, TURN_ACTIONS,
+                                      blocking_characters, characters_in_game,
+                                      claimed_character, exchange_return_rule)
 from referee.games.coup.flow import (ACTION_CHALLENGE, BLOCK, BLOCK_CHALLENGE, CHOOSE, DECIDE,
                                      DECLARE, EXCHANGE, OVER, PROOFS, SHOW, WINDOWS, claimant,
                                      claimed, window_waiting)
@@ -88,12 +91,6 @@ def _now(what: str, **params: Any) -> dict[str, Any]:
     return {"code": f"coup.now.{what}", "params": params}
 
 
-def awaiting_text(state: dict[str, Any]) -> str:
-    """:func:`awaiting` as an English sentence (the views' ``awaiting``)."""
-    now = awaiting(state)
-    return violation("COUP-T1", now["code"], **now["params"]).message
-
-
 def _check_shape(state: dict[str, Any], action: Any, problems: Problems) -> bool:
     """The action is an object of a known type, by a seated player (the host for
     close_window), with exactly the fields of its type."""
@@ -133,8 +130,11 @@ def _check_stage(state: dict[str, Any], action: dict[str, Any], problems: Proble
     """The game is on (E1), a pending loss comes first (W2) and the stage takes this action."""
     kind, player = action["type"], action["player"]
     loss, stage = state["loss"], state["turn"]["stage"]
+    specific = _specific(state, action)
     if state["winner"] is not None:
         problems.flag("COUP-E1", "coup.stage.over", "action.type", now=awaiting(state))
+    elif specific is not None:
+        problems.items.append(specific)
     elif loss is not None:
         if kind != "lose_influence" or player != loss["player"]:
             problems.flag("COUP-W2", "coup.stage.loss_first", "action.type",
@@ -144,6 +144,51 @@ def _check_stage(state: dict[str, Any], action: dict[str, Any], problems: Proble
     elif kind not in STAGE_ACTIONS[stage]:
         problems.items.append(_wrong_stage(state, kind))
     return not problems
+
+
+def _answered(state: dict[str, Any]) -> tuple[dict | None, dict | None, str | None]:
+    """The declared action a challenge or block would answer now, its block, and the player
+    of the finished turn when it is the last turn's (at the next turn's declaration)."""
+    turn, last = state["turn"], state["last_turn"]
+    if turn["action"] is not None:
+        return turn["action"], turn["block"], None
+    if turn["stage"] == DECLARE and last is not None:
+        return last["action"], last["block"], last["player"]
+    return None, None, None
+
+
+def _specific(state: dict[str, Any], action: dict[str, Any]) -> Violation | None:
+    """The rule that forbids ``action`` itself, whatever the moment (issue 13 item 4: the rule
+    the objecting player quotes, before a turn or window rule): examine or a block claiming a
+    character not in this game (B2); a challenge of an action that claims no character
+    (A1–A3), or of the finished turn's claim, whose window has closed (W1); a block of an
+    action that cannot be blocked (A1, A3, A4, A7, A8) or that was blocked already (B2)."""
+    kind, exchanger = action["type"], state["options"]["exchanger"]
+    if kind == "examine" and exchanger != INQUISITOR:
+        return violation("COUP-B2", "coup.declare.examine_without_inquisitor", "action.type")
+    character = action.get("character")
+    if kind == "block" and character in CHARACTERS and character not in characters_in_game(
+            exchanger):
+        return violation("COUP-B2", "coup.block.character_not_in_game", "action.character",
+                         character=character, characters=[exchanger])
+    declared, block, finished_by = _answered(state)
+    if kind not in ("challenge", "block") or declared is None:
+        return None
+    done, now = declared["type"], awaiting(state)
+    if kind == "challenge":
+        if claimed_character(done, exchanger) is None and block is None:
+            return violation(ACTION_RULES[done], "coup.challenge.not_claimed", "action.type",
+                             action=done)
+        if finished_by is not None:
+            return violation("COUP-W1", "coup.challenge.window_closed", "action.type",
+                             player=finished_by, action=done, now=now)
+        return None
+    if not blocking_characters(done, exchanger):
+        rule = exchange_return_rule(exchanger) if done == "exchange" else ACTION_RULES[done]
+        return violation(rule, "coup.block.not_blockable", "action.type", action=done, now=now)
+    if block is not None:
+        return violation("COUP-B2", "coup.block.only_one", "action.type", now=now)
+    return None
 
 
 def _wrong_stage(state: dict[str, Any], kind: str) -> Violation:

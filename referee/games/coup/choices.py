@@ -90,7 +90,7 @@ def play_return(state: dict[str, Any], action: dict[str, Any], events: list) -> 
     turn = state["turn"]
     player = action["player"]
     kept, returned, unknown = take(state, state["hands"][player] + turn["drawn"],
-                                   action["cards"], player, player, "return_cards")
+                                   action["cards"], player, player, "return_cards", ())
     named_privately(state, player, unknown)
     spread(state, player, COURT)  # to the others, any of the exchanger's cards may be returned
     state["hands"][player] = kept
@@ -134,7 +134,7 @@ def play_show(state: dict[str, Any], action: dict[str, Any], events: list) -> No
     turn = state["turn"]
     player, card = action["player"], action["card"]
     rest, taken, unknown = take(state, state["hands"][player], [card], player, player,
-                                "show_card")
+                                "show_card", (turn["player"],))
     named_privately(state, player, unknown)
     if card != UNKNOWN:  # the Inquisitor now sees this copy in the examined hand
         forget_one(state, turn["player"], card, player)
@@ -169,8 +169,9 @@ def play_decide(state: dict[str, Any], action: dict[str, Any], events: list) -> 
     turn["stage"] = END
     if action["swap"]:
         hand, _, _ = take(state, state["hands"][target], [card], target, target,
-                          "examine_decide")
+                          "examine_decide", ())
         forget_one(state, turn["player"], card, target)  # it leaves the hand, seen by both
+        spread(state, target, COURT)  # to the others, any card of the target may have gone
         if state["options"]["examine_order"] == "reformation":
             hand.append(draw(state, target))
             _into_court(state, card, (turn["player"], target))
@@ -219,7 +220,7 @@ def play_choose(state: dict[str, Any], action: dict[str, Any], events: list) -> 
     starts once both have chosen."""
     player = action["player"]
     rest, taken, _ = take(state, state["piles"][player], [action["card"]], player, "pile",
-                          "choose_card")
+                          "choose_card", ())
     state["piles"][player] = rest
     state["hands"][player].append(taken[0])
     emit_secret(events, "card_chosen", [player], {"card": taken[0]}, player=player,

@@ -13,7 +13,8 @@ State (a JSON object; see :mod:`referee.games.coup.flow` for ``turn`` and ``loss
      "turn": {...}, "loss": null | {"player", "rule"}, "winner": null | player,
      "last_turn": null | {"player", "action", "block"},      # the turn just finished
      "knowledge": {reader: [{"card", "places"}]} | {},       # table mode: COUP-X1
-     "disputes": [{"turn", "player", "action", "card", "place", "rule", "known", "copies"}]}
+     "disputes": [{"turn", "player", "action", "card", "place", "reader", "rule", "known",
+                   "copies"}]}
 
 Hidden information (COUP-V1 before X1): everything a seat learns without moving — its view,
 its legal actions, the cards it may name, the refusals of its moves — depends only on what
@@ -117,7 +118,7 @@ class CoupEngine(Engine):
 
     def _view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         """A seat's view, the public view (``None``) or the referee's (COUP-V1)."""
-        return view_of(state, viewer, self._to_move(state), actions.awaiting_text(state))
+        return view_of(state, viewer, self._to_move(state), actions.awaiting(state))
 
     def hidden_places(self, state: dict[str, Any], viewer: str | None):
         """COUP-V1: other players' face-down influence, the court deck, other seats' 2-player

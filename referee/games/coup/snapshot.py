@@ -16,6 +16,7 @@ from referee.games.base import (MODES, REFEREE, UNKNOWN, ImpossibleState, Proble
 from referee.games.common.options import snapshot_option_problems
 from referee.games.coup.cards import (EXCHANGE_DRAW, HAND_SIZE, HOST, TREASURY_VALUE,
                                       blocking_characters, characters_in_game,
+                                      only_target_blocks,
                                       claimed_character, full_deck, is_card_name)
 from referee.games.coup.flow import (ACTION_CHALLENGE, ACTION_PROOF, BLOCK, BLOCK_CHALLENGE,
                                      BLOCK_PROOF, CHOOSE, CONTINUATIONS, DECIDE, DECLARE, END,
@@ -341,6 +342,7 @@ def _check_stage_fields(state: dict, problems: Problems) -> None:
     elif block is not None and (
             block["character"] not in blocking_characters(kind, exchanger)
             or block["player"] == turn["player"]
+            or only_target_blocks(kind) and block["player"] != action["target"]
             or (stage in (BLOCK_CHALLENGE, BLOCK_PROOF)
                 and block["player"] not in eligible_blockers(state))):
         problems.flag("COUP-B1", "coup.snapshot.bad_block_claim", f"{where}.block",

@@ -11,12 +11,15 @@ from collections import Counter
 from typing import Any
 
 from referee.games.base import UNKNOWN, Problems
+from referee.games.common.seats import next_seat
 from referee.games.coup.cards import (HOST, TARGETED, TURN_ACTIONS, blocking_characters,
-                                      characters_in_game, copies_per_character)
-from referee.games.coup.flow import OVER
+                                      characters_in_game, copies_per_character,
+                                      only_target_blocks)
+from referee.games.coup.flow import ACTION_CHALLENGE, ACTION_PROOF, OVER, RESOLVE, STAGES
 from referee.games.coup.table import COURT, accounted
 
-DISPUTE_FIELDS = ("turn", "player", "action", "card", "place", "rule", "known", "copies")
+DISPUTE_FIELDS = ("turn", "player", "action", "card", "place", "reader", "rule", "known",
+                  "copies")
 DISPUTED_ACTIONS = ("prove", "lose_influence", "return_cards", "show_card", "examine_decide",
                     "choose_card")
 """The moves that name a face-down card, so the only ones a dispute can be about (COUP-X1)."""
@@ -49,7 +52,9 @@ def check_record_types(state: dict, problems: Problems) -> None:
                     not isinstance(block, dict) or set(block) != {"player", "character"}
                     or block["player"] not in players or block["player"] == last["player"]
                     or block["character"] not in blocking_characters(
-                        last["action"]["type"], state["options"]["exchanger"]))):
+                        last["action"]["type"], state["options"]["exchanger"])
+                    or only_target_blocks(last["action"]["type"])
+                    and block["player"] != last["action"]["target"])):
             problems.flag("COUP-T1", "coup.snapshot.bad_last_turn", "state.last_turn")
     knowledge = state["knowledge"]
     readers = [*players, HOST] if mode == "table" else []
@@ -70,7 +75,9 @@ def check_record_types(state: dict, problems: Problems) -> None:
                         or not all(isinstance(p, str) and p in places
                                    for p in record["places"])
                         or record["places"] != sorted(set(record["places"]))
-                        or record["places"] == [reader]):
+                        or record["places"] == [reader]
+                        or COURT not in record["places"] and (
+                            reader == HOST or len(record["places"]) != 1)):
                     problems.flag("COUP-X1", "coup.snapshot.bad_record",
                                   f"state.knowledge.{reader}[{i}]", reader=reader)
     disputes = state["disputes"]
@@ -85,6 +92,8 @@ def check_record_types(state: dict, problems: Problems) -> None:
                 or dispute["action"] not in DISPUTED_ACTIONS
                 or dispute["card"] not in in_game
                 or dispute["place"] not in (*players, "pile")
+                or dispute["reader"] not in (*players, HOST)
+                or dispute["reader"] == dispute["player"]
                 or dispute["rule"] != "COUP-X1" or dispute["copies"] != copies
                 or not _is_int(dispute["known"]) or dispute["known"] < copies):
             problems.flag("COUP-X1", "coup.snapshot.bad_dispute", f"state.disputes[{i}]")
@@ -94,12 +103,13 @@ def check_record_types(state: dict, problems: Problems) -> None:
 def check_records(state: dict, problems: Problems) -> None:
     """The records agree with the rest of the state: the last turn is an earlier turn; each
     reader's records name living places and no more copies than the game has (beyond the
-    disputed ones); a dispute is of a turn so far."""
+    ones disputed against that reader's knowledge); a dispute is of a turn so far."""
     turn, last = state["turn"], state["last_turn"]
     if (last is None) != (turn["number"] == 1) or (
             last is not None and turn["stage"] != OVER and last["player"] == turn["player"]):
         problems.flag("COUP-T1", "coup.snapshot.last_turn_mismatch", "state.last_turn",
                       number=turn["number"])
+    _check_turn_order(state, problems)
     for i, dispute in enumerate(state["disputes"]):
         if dispute["turn"] > turn["number"]:
             problems.flag("COUP-X1", "coup.snapshot.dispute_later", f"state.disputes[{i}]",
@@ -107,7 +117,7 @@ def check_records(state: dict, problems: Problems) -> None:
     if state["mode"] != "table":
         return
     copies = copies_per_character(len(state["players"]))
-    disputed = Counter(d["card"] for d in state["disputes"])
+    disputed = Counter((d["reader"], d["card"]) for d in state["disputes"])
     court_unknown = state["court"].count(UNKNOWN)
     for reader, records in state["knowledge"].items():
         where = f"state.knowledge.{reader}"
@@ -117,6 +127,15 @@ def check_records(state: dict, problems: Problems) -> None:
                 problems.flag("COUP-X1", "coup.snapshot.record_place_out", f"{where}[{i}]",
                               reader=reader, player=out[0])
         pinned = Counter(tuple(r["places"]) for r in records if len(r["places"]) == 1)
+        for (place,) in pinned:  # a card a seat was shown was named to the referee (A8b)
+            if reader == HOST or place == COURT:
+                continue
+            seen = Counter(r["card"] for r in records if r["places"] == [place])
+            named = Counter(state["hands"][place])
+            short = sorted(c for c, k in seen.items() if named[c] < k)
+            if short:
+                problems.flag("COUP-A8b", "coup.snapshot.record_not_named", where,
+                              reader=reader, player=place, name=short[0])
         for (place,), count in pinned.items():
             room = court_unknown if place == COURT and reader == HOST else len(
                 state["court"] if place == COURT else state["hands"][place])
@@ -125,11 +144,41 @@ def check_records(state: dict, problems: Problems) -> None:
                               place=place, count=count, room=room)
         known = accounted(state, reader, "")
         for card, count in sorted(known.items()):
-            allowed = copies + (disputed[card] if reader == HOST else sum(disputed.values()))
+            allowed = copies + disputed[(reader, card)]
             if count > allowed:
                 problems.flag("COUP-S3", "coup.snapshot.known_copies", where, reader=reader,
                               name=card, count=count, copies=copies)
     _check_host_named(state, problems)
+
+
+def _check_turn_order(state: dict, problems: Problems) -> None:
+    """Flow step 6 (S1, S8, L2): the first turn is the first player's; a later one is that of
+    the next living player after the last turn's; a steal declared on an empty target needs
+    ``steal_from_empty`` (A6); a target is living until the action's challenge is settled."""
+    turn, last, options = state["turn"], state["last_turn"], state["options"]
+    if turn["stage"] == OVER:
+        return
+    out = [p for p in state["players"] if not state["hands"][p]]
+    first = options["first_player"] or state["players"][0]
+    if last is None and turn["number"] == 1 and turn["player"] != first:
+        problems.flag("COUP-S8", "coup.snapshot.not_first_player", "state.turn.player",
+                      first=first)
+    elif last is not None and last["player"] in state["players"] and next_seat(
+            state["players"], last["player"], out) != turn["player"]:
+        problems.flag("COUP-T1", "coup.snapshot.turn_order", "state.turn.player",
+                      last=last["player"], player=turn["player"])
+    action, stage = turn["action"], turn["stage"]
+    if action is None or action.get("target") is None:
+        return
+    target = action["target"]
+    if stage in (ACTION_CHALLENGE, ACTION_PROOF) and not state["hands"][target]:
+        problems.flag("COUP-A9", "coup.snapshot.target_out", "state.turn.action",
+                      target=target)
+    elif (action["type"] == "steal" and not options["steal_from_empty"]
+          and state["coins"][target] == 0 and state["hands"][target]
+          and STAGES.index(stage) < STAGES.index(RESOLVE) and state["loss"] is None):
+        problems.flag("COUP-A6", "coup.snapshot.steal_from_empty", "state.turn.action",
+                      target=target)
 
 
 def _check_host_named(state: dict, problems: Problems) -> None:

@@ -21,7 +21,9 @@ game has.  What a reader knows (:func:`accounted`):
 A seat's move is judged by that seat's knowledge only: what it was never shown cannot refuse
 it (a refusal would tell it the hidden card).  A move the host's fuller knowledge contradicts
 is accepted and recorded in ``state["disputes"]`` (host view only; the host may roll it back):
-``{"turn", "player", "action", "card", "place", "rule": "COUP-X1", "known", "copies"}``.
+``{"turn", "player", "action", "card", "place", "reader", "rule": "COUP-X1", "known",
+"copies"}`` — ``reader`` is whose knowledge it contradicts: the host's, or a seat's that saw
+the card named but could not have refused the move.
 """
 from __future__ import annotations
 
@@ -132,22 +134,30 @@ def nameable_cards(state: dict[str, Any], pool: list[str], reader: str, place: s
 
 
 def take(state: dict[str, Any], pool: list[str], named: list[str], mover: str, place: str,
-         action: str) -> tuple[list[str], list[str], list[str]]:
+         action: str, seen_by: tuple[str, ...] | None = None
+         ) -> tuple[list[str], list[str], list[str]]:
     """Take the cards of a legal move by ``mover`` (judged by its knowledge, see
-    :func:`take_cards`); each named card the host knows cannot be in ``place`` is recorded
-    in ``state["disputes"]`` (COUP-X1)."""
+    :func:`take_cards`).  Each named card that a reader who sees it named (``seen_by``, all
+    readers when ``None``; the host always) knows cannot be in ``place`` is recorded in
+    ``state["disputes"]``, naming that reader (COUP-X1)."""
     result = take_cards(state, pool, named, mover, place)
     assert result is not None, "a legal move takes cards its mover may hold"
-    if result[2] and state["mode"] == "table":
+    if state["mode"] == "table":
         copies = copies_per_character(len(state["players"]))
-        known = accounted(state, HOST, place)
-        for card in result[2]:
-            if known[card] >= copies:
-                state["disputes"].append({
-                    "turn": state["turn"]["number"], "player": mover, "action": action,
-                    "card": card, "place": place, "rule": "COUP-X1", "known": known[card],
-                    "copies": copies})
-            known[card] += 1
+        witnesses = readers(state) if seen_by is None else [*seen_by, HOST]
+        for reader in witnesses:
+            if reader == mover:
+                continue
+            # the host sees the mover's named cards; any other seat sees every card named
+            cards = result[2] if reader == HOST else [c for c in named if c != UNKNOWN]
+            known = accounted(state, reader, place) if cards else Counter()
+            for card in cards:
+                if known[card] >= copies:
+                    state["disputes"].append({
+                        "turn": state["turn"]["number"], "player": mover, "action": action,
+                        "card": card, "place": place, "reader": reader, "rule": "COUP-X1",
+                        "known": known[card], "copies": copies})
+                known[card] += 1
     return result
 
 

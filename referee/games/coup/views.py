@@ -16,9 +16,11 @@ from referee.games.base import REFEREE, IllegalAction, violation
 
 
 def view_of(state: dict[str, Any], viewer: str | None, to_move: list[str],
-            awaiting: str) -> dict[str, Any]:
+            awaiting: dict[str, Any]) -> dict[str, Any]:
     """Return ``viewer``'s view: a player's seat view, the public view (``None``) or, for
-    ``REFEREE``, the whole state.  Raises :class:`IllegalAction` for an unknown viewer."""
+    ``REFEREE``, the whole state.  ``awaiting`` is what the game waits for, a message
+    ``{"code", "params"}`` (the HTTP edge renders it in the reader's language:
+    :func:`referee.i18n.answers.localize_view`).  Raises :class:`IllegalAction` for an unknown viewer."""
     if viewer == REFEREE:
         return copy.deepcopy(state)
     players = state["players"]
