@@ -118,3 +118,16 @@ def test_the_specific_rules_hold_at_a_table_too():
     assert _first(game, "challenge", "B") == ("COUP-A1", "coup.challenge.not_claimed")
     game.do("foreign_aid", "B").do("block", "C", character="duchess").do("pass", "A")
     assert _first(game, "block", "A", character="duchess") == ("COUP-B2", "coup.block.only_one")
+
+
+def test_a_player_who_is_out_is_refused_by_coup_l2_whatever_they_send(new_game):
+    """COUP-L2: out at once — no turns, no challenges or blocks: that, not "not your turn"
+    (T1) or "income cannot be challenged" (A1), is what the table would say."""
+    game = new_game(HANDS, coins={"A": 7, "B": 7}).do("coup", "A", target="C")
+    game.do("lose_influence", "C", card="captain").do("coup", "B", target="C")
+    assert game.hands["C"] == [] and game.turn["player"] == "A"
+    for kind, fields in (("income", {}), ("challenge", {}), ("pass", {}),
+                         ("block", {"character": "duchess"})):
+        assert _first(game, kind, "C", **fields) == ("COUP-L2", "coup.window.player_out")
+    game.do("tax", "A")
+    assert _first(game, "challenge", "C") == ("COUP-L2", "coup.window.player_out")

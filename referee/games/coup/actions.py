@@ -159,11 +159,16 @@ def _answered(state: dict[str, Any]) -> tuple[dict | None, dict | None, str | No
 
 def _specific(state: dict[str, Any], action: dict[str, Any]) -> Violation | None:
     """The rule that forbids ``action`` itself, whatever the moment (issue 13 item 4: the rule
-    the objecting player quotes, before a turn or window rule): examine or a block claiming a
+    the objecting player quotes, before a turn or window rule): a player who is out acts
+    (L2); examine or a block claiming a
     character not in this game (B2); a challenge of an action that claims no character
     (A1–A3), or of the finished turn's claim, whose window has closed (W1); a block of an
     action that cannot be blocked (A1, A3, A4, A7, A8) or that was blocked already (B2)."""
     kind, exchanger = action["type"], state["options"]["exchanger"]
+    if kind != "close_window" and not state["hands"][action["player"]] and (
+            state["turn"]["stage"] != CHOOSE):
+        return violation("COUP-L2", "coup.window.player_out", "action.player",
+                         player=action["player"])
     if kind == "examine" and exchanger != INQUISITOR:
         return violation("COUP-B2", "coup.declare.examine_without_inquisitor", "action.type")
     character = action.get("character")
