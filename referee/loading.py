@@ -14,6 +14,7 @@ from marshmallow import Schema, ValidationError
 
 from referee.games.base import REFEREE, CheckedState, ImpossibleState, Violation
 from referee.refusals import InvalidInput, UnknownGame
+from referee.schemas.fastcheck import Check, checker
 from referee.registry import GAMES, GameEntry
 
 
@@ -108,7 +109,8 @@ def load_state(entry: GameEntry, state: Any, prefix: str = "state") -> CheckedSt
     if not isinstance(state, dict):
         raise InvalidInput(f"{prefix} must be an object.",
                       errors=[{"field": prefix, "message": "Not an object."}])
-    errors = _instance(entry.schemas.StateSchema).validate(state)
+    schema = _instance(entry.schemas.StateSchema)
+    errors = None if _fast_check(schema)(state) else schema.validate(state)
     if errors:
         flat = flatten_messages(errors, prefix)
         raise InvalidInput("; ".join(f"{e['field']}: {e['message']}"
@@ -134,6 +136,19 @@ def _instance(cls: type[Schema]) -> Schema:
     if cls not in _CACHE:
         _CACHE[cls] = cls()
     return _CACHE[cls]
+
+
+_CHECKS: dict[int, Check] = {}
+
+
+def _fast_check(schema: Schema) -> Check:
+    """The compiled "certainly valid" test of a shared schema instance (built once): when it
+    says yes marshmallow would find nothing; otherwise marshmallow runs and its errors are
+    the answer (:mod:`referee.schemas.fastcheck`)."""
+    found = _CHECKS.get(id(schema))
+    if found is None:
+        found = _CHECKS[id(schema)] = checker(schema)
+    return found
 
 
 def schema(cls: type[Schema]) -> Schema:

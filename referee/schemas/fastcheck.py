@@ -1,0 +1,189 @@
+"""A fast "certainly valid" test for a marshmallow schema, compiled once (issue 11).
+
+``Schema.validate`` walks a snapshot through marshmallow's per-field machinery (about a third
+of a stateless call's CPU for a mid-game snapshot: every card of every list is a ``Field``
+call, a validator call through ``And`` and an error store).  :func:`checker` compiles a schema
+into plain closures that answer one question: would ``schema.validate(data)`` find nothing?
+
+The answer is one-sided: ``True`` only when marshmallow would accept ``data``; ``False`` means
+"not sure", and the caller then runs marshmallow itself, so every refusal (its fields and
+messages) is marshmallow's own.  No check is skipped: each field's type test mirrors its
+``_deserialize`` exactly for the JSON types it accepts (anything else answers "not sure"), its
+own validators are called as they are, ``required``/``allow_none`` and unknown keys
+(``RAISE``) are tested like ``Schema._deserialize`` does.  A field, validator or schema this
+module does not know (a custom ``_deserialize``, hooks such as ``@validates_schema``,
+``pre_load``) is handed to marshmallow for that value (``field.deserialize``), so the answer
+stays marshmallow's.  ``tests/api/test_state_fastcheck.py`` compares both on played-out and
+mutated snapshots of every game.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from marshmallow import RAISE, INCLUDE, Schema, ValidationError, fields
+
+from referee.schemas import fields as own
+
+Check = Callable[[Any], bool]
+
+_MISSING = object()
+
+
+def checker(schema: Schema) -> Check:
+    """``check(data) -> bool``: ``True`` only if ``schema.validate(data)`` returns no error
+    (then marshmallow need not run); ``False`` when unsure."""
+    check = _schema_check(schema, schema.unknown)
+    if check is None:
+        return lambda data: not schema.validate(data)
+    return check
+
+
+def _schema_check(schema: Schema, unknown: str) -> Check | None:
+    """A check for a schema without hooks and with a single object (``many`` false), or
+    ``None`` (then marshmallow decides)."""
+    if schema.many or any(schema._hooks.values()) or unknown not in (RAISE, INCLUDE):
+        return None
+    entries = []
+    for name, field in schema.load_fields.items():
+        key = field.data_key if field.data_key is not None else name
+        entries.append((key, field.required, _checked(field)[0]))
+    keys = frozenset(key for key, _, _ in entries)
+    closed = unknown == RAISE
+
+    def check(data: Any) -> bool:
+        if not isinstance(data, dict):  # a Mapping, read as marshmallow reads it
+            return False
+        if closed and not keys.issuperset(data):
+            return False
+        for key, required, ok in entries:
+            value = data.get(key, _MISSING)
+            if value is _MISSING:
+                if required:
+                    return False
+            elif not ok(value):
+                return False
+        return True
+    return check
+
+
+def _delegate(field: fields.Field) -> Check:
+    """Ask marshmallow (the field's own ``deserialize``) about one value."""
+    def check(value: Any) -> bool:
+        try:
+            field.deserialize(value)
+        except ValidationError:
+            return False
+        return True
+    return check
+
+
+def _is(field: fields.Field, method: str, owner: type) -> bool:
+    return getattr(type(field), method) is getattr(owner, method)
+
+
+def _plain(field: fields.Field) -> bool:
+    """The field runs marshmallow's ordinary ``deserialize`` (missing/None/validators) with no
+    per-field pre/post-load functions."""
+    return (_is(field, "deserialize", fields.Field) and _is(field, "_validate", fields.Field)
+            and _is(field, "_validate_missing", fields.Field)
+            and not field.pre_load and not field.post_load)
+
+
+def _checked(field: fields.Field) -> tuple[Check, bool]:
+    """``(check, identity)``: a check of one present value of ``field`` (its type as its
+    ``_deserialize`` accepts it, then its validators; ``allow_none`` as ``Field.deserialize``
+    applies it), and whether a value it accepts
+    deserializes to an equal value (then a containing field's validators may see the value
+    sent)."""
+    typed = _type_check(field) if _plain(field) else None
+    if typed is None:
+        return _delegate(field), False
+    base, identity = typed
+    validators = tuple(field.validators)
+    if validators and not identity and not _only_lengths(validators):
+        return _delegate(field), False  # its validators see a transformed value
+    allow_none = field.allow_none
+    tests = tuple(_validator_test(v) for v in validators)
+    if not tests:
+        def check(value: Any) -> bool:
+            if value is None:
+                return allow_none
+            return base(value)
+        return check, identity
+
+    def check_validated(value: Any) -> bool:
+        if value is None:
+            return allow_none
+        return base(value) and all(test(value) for test in tests)
+    return check_validated, identity
+
+
+def _validator_test(validator: Callable) -> Check:
+    """``test(value) -> bool``: the validator raises no ``ValidationError`` for ``value``.
+    ``OneOf`` over strings (card codes…) is a set lookup (its ``value in choices``)."""
+    from marshmallow import validate
+    if type(validator) is validate.OneOf and all(type(c) is str for c in validator.choices):
+        choices = frozenset(validator.choices)
+        return lambda value: type(value) is str and value in choices
+
+    def test(value: Any) -> bool:
+        try:
+            validator(value)
+        except ValidationError:
+            return False
+        return True
+    return test
+
+
+def _only_lengths(validators: tuple) -> bool:
+    """Length validators see the same length whatever the items became."""
+    from marshmallow import validate
+    return all(type(v) is validate.Length for v in validators)
+
+
+def _type_check(field: fields.Field) -> tuple[Check, bool] | None:
+    """``(check, identity)`` for the value's type and contents, ``identity`` true when the
+    value deserialized equals the value sent (so validators may see the sent value); ``None``
+    for a field this module does not know."""
+    if isinstance(field, fields.String) and _is(field, "_deserialize", fields.String):
+        return (lambda value: type(value) is str), True
+    if isinstance(field, fields.Integer) and _is(field, "_deserialize", fields.Number) \
+            and _is(field, "_validated", fields.Integer) and _is(field, "_format_num",
+                                                                  fields.Number):
+        return (lambda value: type(value) is int), True  # never a bool: type is int
+    if isinstance(field, own.StrictBoolean) and _is(field, "_deserialize", own.StrictBoolean):
+        return (lambda value: type(value) is bool), True
+    if isinstance(field, fields.List) and (_is(field, "_deserialize", fields.List)
+                                           or _is(field, "_deserialize", own.List)):
+        return _list_check(field)
+    if isinstance(field, fields.Dict) and _is(field, "_deserialize", fields.Mapping) \
+            and field.mapping_type is dict:
+        return _dict_check(field)
+    if isinstance(field, fields.Nested) and _is(field, "_deserialize", fields.Nested) \
+            and _is(field, "_load", fields.Nested) and not field.many:
+        schema = field.schema
+        inner = _schema_check(schema, field.unknown or schema.unknown)
+        return (inner, False) if inner is not None else None
+    return None
+
+
+def _list_check(field: fields.List) -> tuple[Check, bool]:
+    item, identity = _checked(field.inner)
+
+    def check(value: Any) -> bool:
+        return type(value) is list and all(map(item, value))
+    return check, identity
+
+
+def _dict_check(field: fields.Dict) -> tuple[Check, bool]:
+    keys, same_keys = _checked(field.key_field) if field.key_field is not None else (None, True)
+    values, same_values = (_checked(field.value_field) if field.value_field is not None
+                           else (None, True))
+
+    def check(value: Any) -> bool:
+        if not isinstance(value, dict):
+            return False
+        if keys is not None and not all(map(keys, value)):
+            return False
+        return values is None or all(map(values, value.values()))
+    return check, same_keys and same_values
