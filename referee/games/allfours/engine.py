@@ -18,6 +18,7 @@ from referee.games.allfours.rules import default_sides, player_right_of, side_of
 from referee.games.base import (UNKNOWN, Engine, InvalidSetup, OptionSpec, Problems, each_card,
                                 event)
 from referee.games.common.cards import PACK, suit_of
+from referee.games.common.jsoncopy import json_copy
 
 
 class AllFours(Engine):
@@ -122,6 +123,12 @@ class AllFours(Engine):
             out += [{"type": "call", "player": player, "card": c}
                     for c in state["exposed"][owner]]
         return out
+
+    def _working_copy(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The copy ``apply`` changes: every container new but the completed tricks, which
+        are shared (a trick is never changed once complete, only appended to ``tricks``)."""
+        return {key: list(value) if key == "tricks" else json_copy(value)
+                for key, value in state.items()}
 
     def _violations(self, state, action):
         """Every rule ``action`` breaks (``judge.py``); empty when legal."""

@@ -105,17 +105,41 @@ def narrowed(base: Mapping[str, Any], position: int, allowed: Iterable[str],
              deck: Sequence[str]) -> list[list[str]]:
     """Return the base's candidates with position ``position`` cut to ``allowed``, then every
     position cut to the cards some arrangement fitting all candidates gives it (from public
-    facts only: the base's hidden cards are not consulted)."""
+    facts only: the base's hidden cards are not consulted).
+
+    A card stays at a position when the position holds it in one arrangement found, or when
+    giving it there leaves an arrangement of the rest: with one arrangement known, that is
+    when the card leads back to the position through an alternating path (from the card to
+    the position holding it in the arrangement, from there to another of that position's
+    candidates, and so on), the classical test of an edge in some perfect matching."""
     allowed = set(allowed)
     cands = [[c for c in deck if c in set(cs)] for cs in base["candidates"]]
     cands[position] = [c for c in cands[position] if c in allowed]
     found = _arrangement(cands) if len(cands) == len(deck) else None
     if found is None:
         return cands
-    return [cs if len(cs) == 1 else
-            [c for c in cs if c == found[pos] or
-             _arrangement(cands[:pos] + [[c]] + cands[pos + 1:]) is not None]
+    reach = _reachable(cands, found)
+    return [cs if len(cs) == 1 else [c for c in cs if c == found[pos] or pos in reach[c]]
             for pos, cs in enumerate(cands)]
+
+
+def _reachable(cands: Sequence[Sequence[str]], found: Mapping[int, str]
+               ) -> dict[str, set[int]]:
+    """Per card, the positions an alternating path reaches from it: the card's position in
+    ``found``, then any position holding in ``found`` another candidate of a position reached."""
+    holder = {card: pos for pos, card in found.items()}
+    out: dict[str, set[int]] = {}
+    for card in holder:
+        seen: set[int] = set()
+        todo = [holder[card]]
+        while todo:
+            pos = todo.pop()
+            if pos in seen:
+                continue
+            seen.add(pos)
+            todo += [holder[c] for c in cands[pos] if c != found[pos]]
+        out[card] = seen
+    return out
 
 
 def stays_consistent(base: Mapping[str, Any], position: int, allowed: Iterable[str],

@@ -206,10 +206,18 @@ def legal_turn_actions(state: dict[str, Any]) -> list[dict[str, Any]]:
 # --- applying -------------------------------------------------------------------------------
 def working_copy(state: dict[str, Any]) -> dict[str, Any]:
     """The copy ``apply`` changes: every container new but the log's past events, which are
-    shared (never modified, only appended to)."""
-    new = {key: json_copy(value) for key, value in state.items() if key != "log"}
+    shared (never modified, only appended to), and each base's lists of candidates, shared
+    too: a base's ``candidates`` is only ever replaced as a whole (``narrowed``), never
+    changed in place."""
+    new = {key: _bases_copy(value) if key == "bases" else json_copy(value)
+           for key, value in state.items() if key != "log"}
     new["log"] = list(state["log"])
     return new
+
+
+def _bases_copy(bases: dict[str, Any]) -> dict[str, Any]:
+    return {name: {k: list(v) if k == "candidates" else json_copy(v) for k, v in base.items()}
+            for name, base in bases.items()}
 
 
 def play(new: dict[str, Any], action: dict[str, Any]) -> list[dict]:
