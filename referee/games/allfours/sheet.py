@@ -41,20 +41,33 @@ def score_sheet(engine, sheet: dict[str, Any], options: dict[str, Any] | None) -
     Problems(sheet_problems(sheet, sides, resolved["target"])).raise_as(InvalidSheet)
     trump = suit_of(sheet["kicks"][-1])
     tricks = _tricks_with_players(sheet)
-    state = _replay(engine, sheet, sides, resolved, tricks)
-    dealt = {p: [] for p in players}  # every dealt card is played (AF-P1)
-    for trick in tricks:
-        for player, card in zip(trick["players"], trick["cards"]):
-            dealt[player].append(card)
-    every_renege = sheet_reneges(tricks, sides, trump, resolved["undertrump"])
-    facts = hand_awards(dealt=dealt, tricks=tricks, trump=trump, sides=sides,
-                        dealer=sheet["dealer"], options=resolved, reneges=every_renege)
+    state, complete = _replay(engine, sheet, sides, resolved, tricks)
+    if complete and state["last_hand"] is not None:
+        # every card was played and the hand scored: the replay saw every renege the sheet
+        # proves, and scored the hand from the same cards, tricks and reneges (AF-S1…S6)
+        every_renege, facts = state["reneges"], state["last_hand"]
+    else:  # the game ended before the sheet did: judge the whole sheet on its own
+        every_renege, facts = sheet_facts(sheet, tricks, sides, trump, resolved)
     reneges = [{k: r[k] for k in ("player", "trick", "rule", "broke", "proven_by", "proven_at",
                                   "loses_game")} for r in every_renege]
     return {"valid": True, "points": state["hand_points"], "winner": state["winner"],
             "high": facts["high"], "low": facts["low"], "jack": facts["jack"],
             "game": facts["game"], "reneges": reneges, "score": state["score"],
             "trump": trump}
+
+
+def sheet_facts(sheet: dict[str, Any], tricks: list[dict], sides: dict[str, list[str]],
+                trump: str, options: dict[str, Any]) -> tuple[list[dict], dict[str, Any]]:
+    """``(every renege, hand_awards(...))`` of the whole sheet on its own (``tricks`` with who
+    played each card): what the replay finds when it plays every card (AF-S1…S6, AF-I1)."""
+    dealt: dict[str, list[str]] = {p: [] for p in sheet["players"]}
+    for trick in tricks:  # every dealt card is played (AF-P1)
+        for player, card in zip(trick["players"], trick["cards"]):
+            dealt[player].append(card)
+    every_renege = sheet_reneges(tricks, sides, trump, options["undertrump"])
+    return every_renege, hand_awards(dealt=dealt, tricks=tricks, trump=trump, sides=sides,
+                                     dealer=sheet["dealer"], options=options,
+                                     reneges=every_renege)
 
 
 def sheet_reneges(tricks: list[dict], sides: dict[str, list[str]], trump: str,
@@ -70,9 +83,10 @@ def sheet_reneges(tricks: list[dict], sides: dict[str, list[str]], trump: str,
     return reneges
 
 
-def _replay(engine, sheet, sides, options, tricks) -> dict[str, Any]:
+def _replay(engine, sheet, sides, options, tricks) -> tuple[dict[str, Any], bool]:
     """Play the sheet (its ``tricks`` with who played each card) through the engine in table
-    mode and return the final state."""
+    mode; return the final state and whether every action was played (``False`` when the
+    game ended first)."""
     state = engine.setup({"players": sheet["players"], "dealer": sheet["dealer"],
                           "sides": sides, "options": options, "mode": "table",
                           "kick": None}, seed="sheet")
@@ -91,9 +105,9 @@ def _replay(engine, sheet, sides, options, tricks) -> dict[str, Any]:
                     for p, c in zip(trick["players"], trick["cards"])]
     for action in actions:  # one working state, the unchecked inner step (judged, no copy)
         if engine.is_over(state):
-            break
+            return state, False
         engine.play_in_place(state, action)
-    return state
+    return state, True
 
 
 def _tricks_with_players(sheet) -> list[dict[str, Any]]:

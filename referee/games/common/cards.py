@@ -27,9 +27,13 @@ def suit_of(card: str) -> str:
     return card[-1]
 
 
+_RANK_VALUE = {rank: i for i, rank in enumerate(RANKS)}
+
+
 def rank_value(card: str) -> int:
     """Rank order, 0 for a two up to 12 for an ace (A high, AF-D1)."""
-    return RANKS.index(rank_of(card))
+    found = _RANK_VALUE.get(card[:-1])
+    return RANKS.index(rank_of(card)) if found is None else found  # ValueError as before
 
 
 def describe(card: str) -> str:
