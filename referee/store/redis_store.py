@@ -5,10 +5,13 @@ so they sit in one Redis Cluster slot and one Lua script may touch them all:
 
 | key | type | holds |
 | --- | --- | --- |
-| ``<prefix>:match:{<id>}`` | hash | ``version`` and ``record`` (the JSON record) |
-| ``<prefix>:match:{<id>}:events`` | list | one JSON event per element, ``seq`` = position |
+| ``<prefix>:match:{<id>}`` | hash | ``version`` and ``record`` (the record, compressed) |
+| ``<prefix>:match:{<id>}:events`` | list | one event per element (compressed), ``seq`` = position |
 | ``<prefix>:match:{<id>}:actions`` | list | the history: one JSON entry per commit |
 | ``<prefix>:match:{<id>}:idem`` | hash | scoped idempotency key → JSON response record |
+
+How each is written and read back: :mod:`referee.store.codec` (compact JSON; the record
+zlib-compressed, events deflated with a preset dictionary; older plain JSON still reads).
 | ``<prefix>:live`` | sorted set | match id → when its creation TTL ends (the cap's count) |
 
 Every commit and delete publishes the match id on the pub/sub channel ``<prefix>:changes``
@@ -35,7 +38,6 @@ applies it afresh if a failover lost it), so a failover never loses an accepted 
 from __future__ import annotations
 
 import functools
-import json
 import threading
 import time
 from typing import Any
@@ -47,6 +49,7 @@ from redis.retry import Retry
 
 from referee.store.base import (AlreadyRecorded, MatchNotFound, MatchStore, StoreError,
                                 StoreFull, StoreUnavailable, VersionConflict)
+from referee.store import codec
 from referee.store.connect import redis_client, topology
 from referee.store.feed import RedisFeed
 
@@ -204,7 +207,7 @@ class RedisStore(MatchStore):
             if pipe.execute()[1] >= self.max_matches:
                 raise StoreFull(f"{self.max_matches} live matches")
         created = self._create(keys=self.keys(match_id)[:1],
-                               args=[record["version"], json.dumps(record), ttl])
+                               args=[record["version"], codec.encode_record(record), ttl])
         if not created:
             raise StoreError(f"match {match_id} exists")
         if self.max_matches is not None:
@@ -216,16 +219,16 @@ class RedisStore(MatchStore):
         raw = self.client.hget(self.keys(match_id)[0], "record")
         if raw is None:
             raise MatchNotFound(match_id)
-        return json.loads(raw)
+        return codec.decode(raw)
 
     @_guarded
     def commit(self, match_id, expected_version, record, action, events, ttl,
                idempotency=None) -> None:
         """One Lua script (:data:`COMMIT`; see :meth:`MatchStore.commit`)."""
         key, response = idempotency if idempotency is not None else ("", None)
-        args = [expected_version, record["version"], json.dumps(record), ttl, key,
-                json.dumps(response), json.dumps(action), self.channel, match_id
-                ] + [json.dumps(ev) for ev in events]
+        args = [expected_version, record["version"], codec.encode_record(record), ttl, key,
+                codec.compact(response), codec.compact(action), self.channel, match_id
+                ] + [codec.encode_event(ev) for ev in events]
         outcome = self._commit(keys=self.keys(match_id), args=args)
         if outcome[0] == "missing":
             raise MatchNotFound(match_id)
@@ -241,7 +244,7 @@ class RedisStore(MatchStore):
         found = self._run(READ, self.keys(match_id)[:2], [max(after, 0)])
         if not found:
             raise MatchNotFound(match_id)
-        return json.loads(found[0]), [json.loads(item) for item in found[1]]
+        return codec.decode(found[0]), [codec.decode(item) for item in found[1]]
 
     @_guarded
     def events(self, match_id: str, after: int = 0) -> list[dict[str, Any]]:
@@ -257,7 +260,7 @@ class RedisStore(MatchStore):
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:
         """The response stored under ``key`` (see :meth:`MatchStore.recorded`)."""
         raw = self.client.hget(self.keys(match_id)[3], key)
-        return None if raw is None else json.loads(raw)
+        return None if raw is None else codec.decode(raw)
 
     @_guarded
     def delete(self, match_id: str) -> bool:
@@ -284,4 +287,4 @@ class RedisStore(MatchStore):
         exists, items = pipe.execute()
         if not exists:
             raise MatchNotFound(match_id)
-        return [json.loads(item) for item in items]
+        return [codec.decode(item) for item in items]
