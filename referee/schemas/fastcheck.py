@@ -111,10 +111,24 @@ def _checked(field: fields.Field) -> tuple[Check, bool]:
             return base(value)
         return check, identity
 
+    if len(tests) == 1:
+        test = tests[0]
+
+        def check_one(value: Any) -> bool:
+            if value is None:
+                return allow_none
+            return base(value) and test(value)
+        return check_one, identity
+
     def check_validated(value: Any) -> bool:
         if value is None:
             return allow_none
-        return base(value) and all(test(value) for test in tests)
+        if not base(value):
+            return False
+        for test in tests:
+            if not test(value):
+                return False
+        return True
     return check_validated, identity
 
 
@@ -145,14 +159,9 @@ def _type_check(field: fields.Field) -> tuple[Check, bool] | None:
     """``(check, identity)`` for the value's type and contents, ``identity`` true when the
     value deserialized equals the value sent (so validators may see the sent value); ``None``
     for a field this module does not know."""
-    if isinstance(field, fields.String) and _is(field, "_deserialize", fields.String):
-        return (lambda value: type(value) is str), True
-    if isinstance(field, fields.Integer) and _is(field, "_deserialize", fields.Number) \
-            and _is(field, "_validated", fields.Integer) and _is(field, "_format_num",
-                                                                  fields.Number):
-        return (lambda value: type(value) is int), True  # never a bool: type is int
-    if isinstance(field, own.StrictBoolean) and _is(field, "_deserialize", own.StrictBoolean):
-        return (lambda value: type(value) is bool), True
+    scalar = _scalar_type(field)
+    if scalar is not None:
+        return (lambda value: type(value) is scalar), True  # an int is never a bool here
     if isinstance(field, fields.List) and (_is(field, "_deserialize", fields.List)
                                            or _is(field, "_deserialize", own.List)):
         return _list_check(field)
@@ -167,8 +176,54 @@ def _type_check(field: fields.Field) -> tuple[Check, bool] | None:
     return None
 
 
+def _scalar_type(field: fields.Field) -> type | None:
+    """``str``, ``int`` or ``bool`` for a String, Integer or StrictBoolean field (whose
+    ``_deserialize`` accepts every value of exactly that type, returned as it is)."""
+    if isinstance(field, fields.String) and _is(field, "_deserialize", fields.String):
+        return str
+    if isinstance(field, fields.Integer) and _is(field, "_deserialize", fields.Number) \
+            and _is(field, "_validated", fields.Integer) and _is(field, "_format_num",
+                                                                  fields.Number):
+        return int
+    if isinstance(field, own.StrictBoolean) and _is(field, "_deserialize", own.StrictBoolean):
+        return bool
+    return None
+
+
+def _members(field: fields.Field) -> Callable[[Any], bool] | None:
+    """For a scalar field with no validator but a ``OneOf`` of strings: ``test(items)``, true
+    when every item of the collection ``items`` is certainly a value ``field`` accepts, tested
+    by the C loops of sets (the items' exact types, or the items themselves among the
+    choices); ``None`` for any other field."""
+    from marshmallow import validate
+    scalar = _scalar_type(field) if _plain(field) else None
+    if scalar is None:
+        return None
+    none = {type(None)} if field.allow_none else set()
+    validators = tuple(field.validators)
+    if not validators:
+        types = frozenset({scalar, *none})
+        return lambda items: types.issuperset(map(type, items))
+    if len(validators) == 1 and type(validators[0]) is validate.OneOf and scalar is str \
+            and all(type(c) is str for c in validators[0].choices):
+        choices = frozenset(validators[0].choices) | ({None} if none else set())
+
+        def among(items: Any) -> bool:  # an item of another type equals no choice
+            try:
+                return choices.issuperset(items)
+            except TypeError:  # an unhashable item: a list or an object
+                return False
+        return among
+    return None
+
+
 def _list_check(field: fields.List) -> tuple[Check, bool]:
     item, identity = _checked(field.inner)
+    members = _members(field.inner)
+    if members is not None:
+        def check_members(value: Any) -> bool:
+            return type(value) is list and members(value)
+        return check_members, identity
 
     def check(value: Any) -> bool:
         return type(value) is list and all(map(item, value))
@@ -180,10 +235,17 @@ def _dict_check(field: fields.Dict) -> tuple[Check, bool]:
     values, same_values = (_checked(field.value_field) if field.value_field is not None
                            else (None, True))
 
+    members = _members(field.value_field) if field.value_field is not None else None
+    if members is not None:
+        values = lambda items: members(items.values())  # noqa: E731
+    elif values is not None:
+        each = values
+        values = lambda items: all(map(each, items.values()))  # noqa: E731
+
     def check(value: Any) -> bool:
         if not isinstance(value, dict):
             return False
         if keys is not None and not all(map(keys, value)):
             return False
-        return values is None or all(map(values, value.values()))
+        return values is None or values(value)
     return check, same_keys and same_values
