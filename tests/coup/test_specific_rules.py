@@ -131,3 +131,38 @@ def test_a_player_who_is_out_is_refused_by_coup_l2_whatever_they_send(new_game):
         assert _first(game, kind, "C", **fields) == ("COUP-L2", "coup.window.player_out")
     game.do("tax", "A")
     assert _first(game, "challenge", "C") == ("COUP-L2", "coup.window.player_out")
+
+
+# --- findings F4: a block in a steal's challenge window cites the rule of the block itself ---
+def test_non_target_captain_block_in_steals_challenge_window_cites_coup_a6(new_game):
+    """COUP-A6: only the target may block a steal — also while the steal's challenge window is
+    open (W1's "too early" would invite a retry that A6 forbids anyway)."""
+    game = new_game(HANDS).do("steal", "A", target="B")
+    assert game.turn["stage"] == "action_challenge"
+    [found] = ENGINE.violations(game.state, {"type": "block", "player": "C",
+                                             "character": "captain"})
+    assert (found.rule, found.code, found.field) == ("COUP-A6", "coup.block.only_target",
+                                                     "action.player")
+    assert found.message == "Only B, the target, may block a steal."
+
+
+def test_duchess_block_of_a_steal_in_its_challenge_window_cites_coup_b1(new_game):
+    """COUP-B1 (with A6): a steal is blocked by the Captain or the Ambassador, never the
+    Duchess — the same verdict before and after the challenge window closes."""
+    game = new_game(HANDS).do("steal", "A", target="B")
+    early = _first(game, "block", "B", character="duchess")
+    late = _first(game.do("pass", "B").do("pass", "C"), "block", "B", character="duchess")
+    assert early == late == ("COUP-B1", "coup.block.wrong_character")
+
+
+def test_inquisitor_block_in_an_ambassador_games_steal_window_cites_coup_b2(new_game):
+    """COUP-B2: the Inquisitor is not in an Ambassador game, whatever the window."""
+    game = new_game(HANDS).do("steal", "A", target="B")
+    assert _first(game, "block", "B", character="inquisitor") == (
+        "COUP-B2", "coup.block.character_not_in_game")
+
+
+def test_a_rightful_block_in_the_challenge_window_is_still_too_early_coup_w1(new_game):
+    """COUP-W1: the target's Captain block is a legal block, only not yet (challenge first)."""
+    game = new_game(HANDS).do("steal", "A", target="B")
+    assert _first(game, "block", "B", character="captain") == ("COUP-W1", "coup.block.too_early")

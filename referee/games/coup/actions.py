@@ -16,7 +16,8 @@ from referee.games.base import Problems, Violation, violation
 from referee.games.coup import choices, declare, windows
 from referee.games.coup.cards import (ACTION_RULES, CHARACTERS, HOST, INQUISITOR, TURN_ACTIONS,
                                       blocking_characters, characters_in_game,
-                                      claimed_character, exchange_return_rule)
+                                      claimed_character, exchange_return_rule,
+                                      only_target_blocks)
 from referee.games.coup.flow import (ACTION_CHALLENGE, BLOCK, BLOCK_CHALLENGE, CHOOSE, DECIDE,
                                      DECLARE, EXCHANGE, OVER, PROOFS, SHOW, WINDOWS, claimant,
                                      claimed, window_waiting)
@@ -142,7 +143,7 @@ def _check_stage(state: dict[str, Any], action: dict[str, Any], problems: Proble
     elif kind == "lose_influence":
         problems.flag("COUP-L1", "coup.lose.nobody", "action.type", now=awaiting(state))
     elif kind not in STAGE_ACTIONS[stage]:
-        problems.items.append(_wrong_stage(state, kind))
+        problems.items.append(_wrong_stage(state, action))
     return not problems
 
 
@@ -196,8 +197,29 @@ def _specific(state: dict[str, Any], action: dict[str, Any]) -> Violation | None
     return None
 
 
-def _wrong_stage(state: dict[str, Any], kind: str) -> Violation:
+def _early_block(state: dict[str, Any], action: dict[str, Any]) -> Violation | None:
+    """A block sent in the action's challenge window that no later moment would allow either:
+    by a non-target of a steal or assassination (A6, A5), or claiming a character that does
+    not block this action (S2, B1) — the rule the objecting player quotes, not W1's "too
+    early", which invites a retry (findings F4)."""
+    turn, exchanger = state["turn"], state["options"]["exchanger"]
+    declared, character = turn["action"]["type"], action["character"]
+    if only_target_blocks(declared) and action["player"] != turn["action"]["target"]:
+        return violation(ACTION_RULES[declared], "coup.block.only_target", "action.player",
+                         target=turn["action"]["target"], action=declared)
+    if character not in CHARACTERS:
+        return violation("COUP-S2", "coup.block.not_a_character", "action.character",
+                         name=repr(character))
+    if character not in blocking_characters(declared, exchanger):
+        return violation("COUP-B1", "coup.block.wrong_character", "action.character",
+                         character=character, action=declared,
+                         characters=list(blocking_characters(declared, exchanger)))
+    return None
+
+
+def _wrong_stage(state: dict[str, Any], action: dict[str, Any]) -> Violation:
     """The violation of an action the current stage does not take."""
+    kind = action["type"]
     stage = state["turn"]["stage"]
     now = awaiting(state)
     declared = (state["turn"]["action"] or {}).get("type")
@@ -209,7 +231,8 @@ def _wrong_stage(state: dict[str, Any], kind: str) -> Violation:
                 else ACTION_RULES[declared])
         return violation(rule, "coup.block.not_blockable", where, action=declared, now=now)
     if kind == "block" and stage == ACTION_CHALLENGE:
-        return violation("COUP-W1", "coup.block.too_early", where, now=now)
+        return _early_block(state, action) or violation("COUP-W1", "coup.block.too_early",
+                                                        where, now=now)
     if kind == "block" and state["turn"]["block"] is not None:
         return violation("COUP-B2", "coup.block.only_one", where, now=now)
     if kind == "challenge" and stage in PROOFS:
