@@ -62,9 +62,13 @@ def card_name(game: str, card: str, lang: str) -> str:
 
 def term(kind: str, game: str, value: Any, lang: str) -> str:
     """One parameter of kind ``kind`` (:data:`TERM_PARAMS`) in ``lang``; a list becomes a
-    comma-separated list."""
+    comma-separated list; a list of Coup characters (the claims that would do) ends with
+    "or": "the Captain or the Ambassador"."""
     if isinstance(value, (list, tuple)):
-        return text("term.list_separator", lang).join(term(kind, game, v, lang) for v in value)
+        items = [term(kind, game, v, lang) for v in value]
+        if kind == "character" and len(items) > 1:
+            items[-2:] = [items[-2] + text("term.list_or", lang) + items[-1]]
+        return text("term.list_separator", lang).join(items)
     value = str(value)
     if kind == "card":
         return card_name(game, value, lang)

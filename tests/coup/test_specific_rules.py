@@ -166,3 +166,18 @@ def test_a_rightful_block_in_the_challenge_window_is_still_too_early_coup_w1(new
     """COUP-W1: the target's Captain block is a legal block, only not yet (challenge first)."""
     game = new_game(HANDS).do("steal", "A", target="B")
     assert _first(game, "block", "B", character="captain") == ("COUP-W1", "coup.block.too_early")
+
+
+def test_wrong_character_block_reads_or_and_burmese_names_the_duchess(new_game):
+    """COUP-B1 / COUP-A6 in both languages (findings F5): the blocking characters are joined
+    with "or", and the Duchess is named in Burmese like the Captain and the Ambassador."""
+    from referee.i18n.verdicts import render
+    game = new_game(HANDS).do("steal", "A", target="B")
+    [found] = ENGINE.violations(game.state, {"type": "block", "player": "B",
+                                             "character": "duchess"})
+    assert found.params["characters"] == ["captain", "ambassador"]
+    assert found.message == ("the Duchess cannot block a steal; only the Captain or the "
+                             "Ambassador can.")
+    assert render(found.code, found.params, "my") == (
+        "မြို့စားကြီးကတော် သည် ခိုးယူခြင်း ကို တန်ပြန်၍ မရပါ; ကပ္ပတိန် သို့မဟုတ် သံအမတ် "
+        "သာ တန်ပြန်နိုင်သည်။")
