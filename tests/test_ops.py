@@ -70,6 +70,20 @@ def test_metrics_count_requests_latency_and_verdicts_by_rule_af_b1(client):
                  endpoint=validate, le="+Inf") == 1
 
 
+def test_non_standard_methods_are_one_other_series_not_one_each(client):
+    """``BREW1``, ``BREW2``… (405 each) add to ``method="other"``, never a series of their own."""
+    before = samples(client)
+    for method in ("BREW1", "BREW2", "BREW3"):
+        assert client.open("/v1/games", method=method).status_code == 405
+    client.get("/v1/games")
+    after = samples(client)
+    assert delta(before, after, "referee_http_requests_total", endpoint="unmatched",
+                 method="other", status="405") == 3
+    assert delta(before, after, "referee_http_requests_total", endpoint="/v1/games",
+                 method="GET", status="200") == 1
+    assert not [key for key in after if dict(key[1]).get("method", "").startswith("BREW")]
+
+
 def test_metrics_count_matches_created_active_and_their_verdicts(client):
     before = samples(client)
     created = [client.post("/v1/matches", json={"game": "all-fours", "players": ["ana", "ben"],

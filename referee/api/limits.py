@@ -62,15 +62,34 @@ def body_deadline(seconds: float):
     return gevent.Timeout(seconds)
 
 
+def _broken_framing(exc: BaseException) -> bool:
+    """Whether ``exc`` is the server's HTTP parser refusing the body's framing while the app
+    reads it (gunicorn's ``InvalidChunkSize``, ``ChunkMissingTerminator``,
+    ``InvalidChunkExtension``…, all ``ParseException``; ``NoMoreData``: the client closed
+    before the declared body ended)."""
+    module = type(exc).__module__
+    return module == "gunicorn.http.errors" and (
+        any(cls.__name__ == "ParseException" for cls in type(exc).__mro__)
+        or type(exc).__name__ == "NoMoreData")
+
+
 def read_body() -> bytes:
     """The request body (cached for the views), read within ``BODY_TIMEOUT_SECONDS``: 408
     ``request-timeout`` (connection closed) when it does not arrive in time; 413 past
-    ``MAX_CONTENT_LENGTH`` when it is declared."""
+    ``MAX_CONTENT_LENGTH`` when it is declared; 400 ``bad-request`` (connection closed: the
+    rest of the stream cannot be framed) when the chunked framing is broken (a size that is
+    not hexadecimal or is negative, a chunk not ended by CRLF, data shorter than its size)."""
     seconds = current_app.config.get("BODY_TIMEOUT_SECONDS", 10)
     try:
         with body_deadline(seconds):
             return request.get_data(cache=True)
     except BaseException as exc:
+        if _broken_framing(exc):
+            raise Problem("bad-request", "The request body's chunked framing is broken "
+                          "(Transfer-Encoding: chunked): each chunk is a hexadecimal size, "
+                          "CRLF, that many bytes, CRLF.", headers=CLOSE,
+                          errors=[{"field": "body", "message": "broken chunked framing"}]
+                          ) from None
         if type(exc).__name__ != "Timeout" or type(exc).__module__.split(".")[0] != "gevent":
             raise
         raise Problem("request-timeout", f"The request body did not arrive within {seconds:g} "

@@ -38,6 +38,8 @@ def end(response):
     rule = req.url_rule
     endpoint = rule.rule if rule is not None else "unmatched"
     status = response.status_code
+    if status in (204, 304):  # no content: no body type either (RFC 9110 sections 15.3.5, 15.4.5)
+        response.headers.pop("Content-Type", None)
     metrics.observe_request(endpoint, req.method, status, seconds)
     match = getattr(ctx, "referee_match", None)
     if rule is not None and rule.endpoint in _VERDICT_ENDPOINTS:

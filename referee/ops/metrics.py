@@ -2,7 +2,7 @@
 
 | metric | type | labels |
 | --- | --- | --- |
-| ``referee_http_requests_total`` | counter | ``endpoint`` (URL rule, e.g. ``/v1/matches/<match_id>``), ``method``, ``status`` |
+| ``referee_http_requests_total`` | counter | ``endpoint`` (URL rule, e.g. ``/v1/matches/<match_id>``), ``method`` (a non-standard one as ``other``), ``status`` |
 | ``referee_http_request_duration_seconds`` | histogram | ``endpoint`` |
 | ``referee_verdicts_total`` | counter | ``game``, ``outcome`` (``legal``/``illegal``), ``rule`` (the rule ID broken by a stateless ``validate``/``apply``; always empty for match actions) |
 | ``referee_matches_created_total`` | counter | ``game`` |
@@ -48,10 +48,23 @@ STORE_ERRORS = Counter("referee_store_errors_total",
 
 _children: dict[tuple, tuple] = {}
 
+STANDARD_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
+                              "TRACE", "CONNECT"})
+"""Methods counted under their own name; any other (``BREW``, ``FOO1``…) is counted as
+``other``, so a client cannot add label values (series) at will."""
+
+
+def method_label(method: str) -> str:
+    """The ``method`` label of a request: the method itself when standard (RFC 9110 section 9
+    and PATCH), else ``"other"``."""
+    return method if method in STANDARD_METHODS else "other"
+
 
 def observe_request(endpoint: str, method: str, status: int, seconds: float) -> None:
     """Count one answered request and its latency (label children cached: no lock taken on
-    the hot path after the first request of each label set)."""
+    the hot path after the first request of each label set); a non-standard ``method`` is
+    counted as ``other`` (:func:`method_label`)."""
+    method = method_label(method)
     key = (endpoint, method, status)
     pair = _children.get(key)
     if pair is None:

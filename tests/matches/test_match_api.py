@@ -284,7 +284,10 @@ def test_legal_actions_are_the_calling_seats(match):
 def test_delete_needs_the_host_token(match):
     assert match.client.delete(match.url).status_code == 401
     assert match.client.delete(match.url, headers=_auth(match, "ben")).status_code == 403
-    assert match.client.delete(match.url, headers=_auth(match, "host")).status_code == 204
+    deleted = match.client.delete(match.url, headers=_auth(match, "host"))
+    assert deleted.status_code == 204
+    assert deleted.data == b""
+    assert "Content-Type" not in deleted.headers  # a 204 has no content, so no content type
     assert match.get(None).status_code == 404
 
 

@@ -79,3 +79,24 @@ def test_405_names_the_allowed_methods(port):
     assert answer.status_code == 405
     assert {m.strip() for m in answer.headers["Allow"].split(",")} == {"OPTIONS", "POST"}
     assert answer.json()["type"] == "/problems/method-not-allowed"
+
+
+@pytest.mark.parametrize("chunks", [
+    b"zz\r\n{}\r\n0\r\n\r\n",      # size not hexadecimal
+    b"-2\r\n{}\r\n0\r\n\r\n",      # negative size
+    b"5\r\n{}\r\n0\r\n\r\n",       # size larger than the data that follows
+    b"2\r\n{}0\r\n\r\n",           # chunk data not ended by CRLF
+], ids=["not-hex", "negative", "size-mismatch", "missing-crlf"])
+def test_a_broken_chunked_body_is_400_invalid_body_with_connection_close(port, chunks):
+    """gunicorn's chunk parser refuses the framing while the app reads the body: a 400
+    problem naming the body, and the connection closes (the stream cannot be framed further),
+    never 500 with keep-alive."""
+    head = (b"POST /v1/games/all-fours/setup HTTP/1.1\r\nHost: x\r\nContent-Type: "
+            b"application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+    raw, _ = exchange(port, head, chunks)
+    status, headers, body = parse(raw)
+    assert status.startswith("HTTP/1.1 400 "), status
+    assert headers["connection"] == "close"
+    assert headers["content-type"] == "application/problem+json"
+    assert body["type"] == "/problems/bad-request"
+    assert body["errors"] == [{"field": "body", "message": "broken chunked framing"}]
