@@ -6,7 +6,9 @@ Body: ``type`` (a stable URI reference, ``/problems/<slug>``), ``title``, ``stat
 also carries ``violations`` (``[{"rule", "title", "message", "field"?}]``).  Titles, details
 and field messages are in the negotiated language (``referee.i18n``).  Each list holds at most
 :data:`MAX_LISTED` (50) entries; ``error_count`` and ``violation_count`` give how many there
-are in all, so an answer stays small whatever the input.
+are in all, so an answer stays small whatever the input; user values a text quotes are cut to
+64 characters and a whole problem body to :data:`MAX_PROBLEM_BYTES`
+(:mod:`referee.api.problem_bounds`).
 
 Each kind of failure maps to exactly one problem type (``PROBLEMS``); nothing ever answers with
 a stack trace.
@@ -23,6 +25,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee.games.base import (IllegalAction, ImpossibleState, InvalidSetup, RefereeError,
                                 Violation)
+from referee.api.problem_bounds import MAX_PROBLEM_BYTES, bound_problem
 from referee.i18n.answers import localize_problem, violation_answer
 from referee.loading import flatten_messages  # noqa: F401  (re-exported: one copy)
 from referee.refusals import Refusal
@@ -162,7 +165,7 @@ def problem_response(slug: str, detail: str, *, errors: list | None = None,
         extra["violation_count"] = len(extra["violations"])
         extra["violations"] = extra["violations"][:MAX_LISTED]
     body.update(extra)
-    response = jsonify(localize_problem(body))
+    response = jsonify(bound_problem(localize_problem(body)))
     response.status_code = status
     response.mimetype = PROBLEM_MIMETYPE
     for key, value in (headers or {}).items():

@@ -6,12 +6,15 @@
 - :func:`violation_answer`: one engine :class:`~referee.games.base.Violation` as the API shows
   it, ``{"rule", "title", "code", "message", "field"?}`` — ``title`` is the rule's title from
   the rulebook, ``message`` the sentence of ``code`` rendered in the reader's language by
-  :func:`referee.i18n.verdicts.render`.  This is the one place a violation becomes JSON.
+  :func:`referee.i18n.verdicts.render`, its parameters bounded first (a quoted value to 64
+  characters, a list of places to 10: :func:`referee.api.problem_bounds.bounded_params`).
+  This is the one place a violation becomes JSON.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from referee.api.problem_bounds import TEXT_CHARS, bounded_params, clip
 from referee.i18n import DEFAULT
 from referee.i18n.catalogs import translate
 from referee.i18n.negotiation import language
@@ -45,9 +48,11 @@ def violation_answer(violation, lang: str | None = None) -> dict[str, Any]:
         data["title"] = rule.title[lang]
     if violation.code is not None:
         data["code"] = violation.code
-        data["message"] = render(violation.code, violation.params, lang)
+        params = bounded_params(violation.params, lambda n: render(
+            "term.list_more", {"count": n}, lang))
+        data["message"] = render(violation.code, params, lang)
     else:
-        data["message"] = violation.text
+        data["message"] = clip(violation.text, TEXT_CHARS["message"])
     if violation.field is not None:
         data["field"] = violation.field
     return data

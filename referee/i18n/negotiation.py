@@ -3,8 +3,9 @@
 Cheap by design: nothing runs before a view; :func:`language` parses the header only when a text
 is rendered (or when the answer leaves, for ``Content-Language``), once per request, and a
 parsed header is cached by its exact text (clients send the same few headers over and over).
-Standard rules (werkzeug's ``LanguageAccept``): quality values, ``q=0`` refused, ``*``, a
-region falls back to its language (``my-MM`` -> ``my``); nothing acceptable -> English.
+Standard rules (RFC 9110 section 12.5.4 with RFC 4647 filtering; the header parsed by
+werkzeug): quality values, ``q=0`` refused, ``*``, a region counts for its language with its
+own quality (``my-MM;q=0.5, en;q=0.1`` -> ``my``); nothing acceptable -> English.
 """
 from __future__ import annotations
 
@@ -20,9 +21,30 @@ from referee.i18n import DEFAULT, LANGUAGES
 @lru_cache(maxsize=512)
 def best_language(header: str) -> str:
     """The language of :data:`LANGUAGES` an ``Accept-Language`` header value prefers most
-    (``"fr;q=0.9, my;q=0.5"`` -> ``"my"``); ``"en"`` when none is acceptable."""
-    accept = parse_accept_header(header, LanguageAccept)
-    return accept.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
+    (``"fr;q=0.9, my;q=0.5"`` -> ``"my"``; ``"my-MM;q=0.5, en;q=0.1"`` -> ``"my"``); ``"en"``
+    when none is acceptable.
+
+    Each language's quality is that of the ranges naming it (RFC 4647 section 3.3.1
+    filtering: ``my`` or a region of it, ``my-MM``, take the highest), else of ``*``; ``q=0``
+    on the language itself refuses it.  The highest quality wins; a tie goes to the range
+    listed first.  (werkzeug's ``LanguageAccept.best_match`` tries exact tags before
+    regions, so ``en;q=0.1`` would beat ``my-MM;q=0.5``.)"""
+    ranges = [(tag.lower().replace("_", "-"), q, i)
+              for i, (tag, q) in enumerate(parse_accept_header(header, LanguageAccept))]
+    best, best_key = DEFAULT, None
+    for lang in LANGUAGES:
+        named = [(q, -i) for tag, q, i in ranges
+                 if tag == lang or tag.startswith(lang + "-")]
+        if any(q == 0 for tag, q, _ in ranges if tag == lang):
+            continue
+        if not named:
+            named = [(q, -i) for tag, q, i in ranges if tag == "*"]
+        if not named:
+            continue
+        key = max(named)
+        if key[0] > 0 and (best_key is None or key > best_key):
+            best, best_key = lang, key
+    return best
 
 
 def language() -> str:

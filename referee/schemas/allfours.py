@@ -3,11 +3,15 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from referee.games.allfours.engine import AllFours
 from referee.games.base import UNKNOWN
 from referee.games.common.cards import PACK
 from referee.schemas.fields import (List, Code, Mode, Options, PlayerName, Players, Seed,
                                     action_schema)
 
+MAX_SEATS = AllFours.max_players
+"""The most players an All Fours game has (the engine's ``max_players``), so the most cards
+one trick can hold."""
 SIDE_NAME = fields.String(validate=validate.Length(1, 64))
 
 
@@ -59,7 +63,7 @@ class StateSchema(Schema):
     game = fields.String(validate=validate.Equal("all-fours"))
     mode = Mode(required=True)
     seed = Seed(required=True)
-    players = Players(2, 4)
+    players = Players(2, MAX_SEATS)
     sides = fields.Dict(keys=SIDE_NAME, values=List(PlayerName()), required=True)
     options = fields.Dict(required=True)
     dealer = PlayerName(required=True)
@@ -113,13 +117,14 @@ class SheetTrickSchema(Schema):
     """A trick on a sheet: its leader and the cards in play order from the leader."""
 
     leader = PlayerName(required=True)
-    cards = List(Card(), required=True)
+    cards = List(Card(), required=True, validate=validate.Length(max=MAX_SEATS), metadata={
+        "description": f"one card per player, so at most {MAX_SEATS} (the most players)"})
 
 
 class SheetSchema(Schema):
     """A trick sheet (``shared/cases/README.md``, AF-X1)."""
 
-    players = Players(2, 4)
+    players = Players(2, MAX_SEATS)
     sides = fields.Dict(keys=SIDE_NAME, values=List(PlayerName()))
     dealer = PlayerName(required=True)
     kicks = List(Card(), required=True, validate=validate.Length(1, 6))

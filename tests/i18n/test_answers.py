@@ -17,6 +17,11 @@ MY = {"Accept-Language": "my"}
     ("my", "my"), ("my-MM", "my"), ("en", "en"), ("fr", "en"), ("*", "en"), ("", "en"),
     ("fr, my;q=0.5", "my"), ("en;q=0.4, my;q=0.8", "my"), ("my;q=0.3, en;q=0.9", "en"),
     ("my;q=0, fr", "en"), ("de;q=1, my;q=0.01", "my"), ("garbage;;q=x", "en"),
+    # a region counts for its language with its own quality (RFC 4647 filtering)
+    ("my-MM;q=0.5, en;q=0.1", "my"), ("en;q=0.1, my-MM;q=0.5", "my"),
+    ("my-MM;q=0.2, en-GB;q=0.6", "en"), ("MY-mm", "my"), ("my_MM;q=0.9, en;q=0.8", "my"),
+    ("my, en", "my"), ("en, my", "en"), ("en-US, my;q=0.9", "en"),
+    ("*;q=0.5, en;q=0.1", "my"), ("*, my;q=0", "en"), ("my;q=0, my-MM;q=0.9", "en"),
 ])
 def test_accept_language_negotiation_with_quality_values(header, lang):
     assert best_language(header) == lang

@@ -1,0 +1,123 @@
+"""Every problem answer is small, whatever the request held: user values quoted in it are
+shortened and the whole body has a hard size bound.
+
+- :func:`clip`: a text cut to :data:`QUOTE_CHARS` characters plus "…";
+- :func:`bounded_params`: an engine message's parameters before they are rendered: each string
+  clipped, a comma-separated list (``places``) cut to :data:`LISTED_ITEMS` items plus "… and N
+  more" (``verdicts`` code ``term.list_more``);
+- :func:`bound_problem`: a problem body (English or translated) with every long string of the
+  request (body keys and values, query, headers, path) that it quotes shortened by
+  :func:`clip`, each text cut to :data:`TEXT_CHARS`, and entries dropped from the end of
+  ``errors`` / ``violations`` until the body is at most :data:`MAX_PROBLEM_BYTES` (the
+  ``*_count`` members still say how many there are).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Iterable
+
+from flask import g, has_request_context, request
+
+QUOTE_CHARS = 64
+"""A quoted user value keeps at most this many characters (then "…")."""
+LISTED_ITEMS = 10
+"""A list inside a sentence names at most this many items."""
+TEXT_CHARS = {"detail": 1024, "message": 512, "field": 256, "title": 256, "instance": 256}
+"""The longest each text member of a problem may be (characters)."""
+MAX_PROBLEM_BYTES = 16 * 1024
+"""The largest problem body (bytes of JSON, Burmese escaped as Flask writes it)."""
+_LONG_CHECKED = 200
+"""At most this many distinct long request strings are looked for in a problem's texts."""
+
+
+def clip(text: str, limit: int = QUOTE_CHARS) -> str:
+    """``text`` cut to ``limit`` characters plus "…" when longer, else as it is; a quoted
+    text (``'…'``, ``"…"``) keeps its closing quote."""
+    if len(text) <= limit:
+        return text
+    if len(text) > 2 and text[0] in "'\"" and text[-1] == text[0]:
+        return text[:limit] + "…" + text[0]
+    return text[:limit] + "…"
+
+
+def bounded_params(params: dict[str, Any], more: Callable[[int], str]) -> dict[str, Any]:
+    """``params`` of a verdict message with each string clipped (:func:`clip`); a string that
+    is a comma-separated list of more than :data:`LISTED_ITEMS` items keeps the first ones
+    and ends with ``more(n)`` ("… and 3990 more"); lists and tuples likewise."""
+    out = {}
+    for name, value in params.items():
+        if isinstance(value, str):
+            parts = value.split(", ")
+            if len(parts) > LISTED_ITEMS:
+                value = ", ".join([clip(p) for p in parts[:LISTED_ITEMS]]
+                                  + [more(len(parts) - LISTED_ITEMS)])
+            else:
+                value = ", ".join(clip(p) for p in parts) if len(value) > QUOTE_CHARS else value
+        elif isinstance(value, (list, tuple)) and len(value) > LISTED_ITEMS:
+            value = [*value[:LISTED_ITEMS]]  # term lists: cards, characters (few by nature)
+        out[name] = value
+    return out
+
+
+def _strings(value: Any) -> Iterable[str]:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def request_long_strings() -> list[str]:
+    """The distinct strings of the request longer than :data:`QUOTE_CHARS` (body keys and
+    values, query names and values, header values, the path), longest first."""
+    if not has_request_context():
+        return []
+    found: set[str] = set()
+    sources = [g.get("json_body"), request.path, *request.headers.values(),
+               *(x for pair in request.args.items(multi=True) for x in pair)]
+    for text in _strings(sources):
+        if len(text) > QUOTE_CHARS:
+            found.add(text)
+    return sorted(found, key=len, reverse=True)[:_LONG_CHECKED]
+
+
+def _shorten(text: str, longs: list[str], member: str) -> str:
+    for long in longs:
+        if len(long) <= len(text) and long in text:
+            text = text.replace(long, clip(long))
+    return clip(text, TEXT_CHARS.get(member, TEXT_CHARS["message"]))
+
+
+def _entry(entry: Any, longs: list[str]) -> Any:
+    if not isinstance(entry, dict):
+        return entry
+    return {k: _shorten(v, longs, k) if isinstance(v, str) else v for k, v in entry.items()}
+
+
+def _size(value: Any) -> int:
+    return len(json.dumps(value, separators=(",", ":")))
+
+
+def bound_problem(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` with quoted request values shortened, texts cut and the whole at most
+    :data:`MAX_PROBLEM_BYTES` (see the module docstring); the same dict, changed in place."""
+    longs = request_long_strings()
+    for member in ("title", "detail", "instance"):
+        if isinstance(body.get(member), str):
+            body[member] = _shorten(body[member], longs, member)
+    for member in ("errors", "violations"):
+        if isinstance(body.get(member), list):
+            body[member] = [_entry(e, longs) for e in body[member]]
+    total = _size(body)
+    while total > MAX_PROBLEM_BYTES:
+        lists = [m for m in ("errors", "violations") if len(body.get(m) or []) > 1]
+        if not lists:
+            break
+        longest = max(lists, key=lambda m: len(body[m]))
+        total -= _size(body[longest].pop()) + 1
+    return body
