@@ -33,7 +33,7 @@ from referee.idempotency import Once, once
 from referee.loading import game_entry
 from referee.matches import MatchService, expected_version
 from referee.reading import for_reader
-from referee.refusals import Forbidden, InvalidInput, Refusal, StaleVersion
+from referee.refusals import Forbidden, InvalidInput, Refusal, StaleVersion, version_moved
 
 Answer = tuple[int, dict[str, Any], bool]
 """``(status, body, replayed)``: ``replayed`` when an ``Idempotency-Key`` retry got the first
@@ -69,7 +69,7 @@ def propose(svc: MatchService, record: dict[str, Any], caller: Caller, body: dic
     if record.get("rollback"):
         raise _pending(record)
     if record["version"] != expected:
-        raise _moved(record["version"], expected)
+        raise version_moved(record["version"], expected)
     target = body["to_version"]
     if not 1 <= target < record["version"]:
         raise _bad_target(f"to_version must be an earlier version, 1 to {record['version'] - 1}.")
@@ -123,7 +123,7 @@ def vote(svc: MatchService, record: dict[str, Any], caller: Caller, body: dict[s
         except StaleVersion:
             pass
         record = svc.load(record["id"])
-    raise _moved(record["version"], record["version"])
+    raise version_moved(record["version"], record["version"])
 
 
 def withdraw(svc: MatchService, record: dict[str, Any], caller: Caller,
@@ -214,9 +214,6 @@ def _pending(record) -> Refusal:
                    "or the host withdraws it, first.", pending=record["rollback"]["proposal"])
 
 
-def _moved(current: int, expected: int) -> Refusal:
-    return StaleVersion(f"The match is at version {current}, not {expected}: read it again "
-                        "and choose again.", current)
 
 
 def _bad_target(detail: str) -> Refusal:

@@ -25,7 +25,7 @@ from referee.idempotency import Once, once, replay
 from referee.loading import game_entry, load_action, load_setup
 from referee.reading import for_reader
 from referee.refusals import (Forbidden, InvalidInput, NotFound, PreconditionRequired, Refusal,
-                              StaleVersion)
+                              StaleVersion, version_moved)
 from referee.registry import GameEntry
 from referee.store import AlreadyRecorded, MatchNotFound, MatchStore, VersionConflict
 
@@ -219,7 +219,7 @@ class MatchService:
                           "until the seats decide it (or the host withdraws it).",
                           current_version=record["version"])
         if record["version"] != expected:
-            raise _conflict(record["version"], expected)
+            raise version_moved(record["version"], expected)
         state, events = entry.engine.apply(record["state"], action)
 
         def respond(new: dict[str, Any], numbered: list[dict[str, Any]]) -> dict[str, Any]:
@@ -261,8 +261,8 @@ class MatchService:
                 raise self._not_found(record["id"]) from None
             return replay(found, keyed)
         except VersionConflict as exc:
-            raise _conflict(exc.current, record["version"] if expected is None else expected
-                            ) from None
+            raise version_moved(exc.current,
+                                record["version"] if expected is None else expected) from None
         except MatchNotFound:
             raise self._not_found(record["id"]) from None
         return 200, answer, False
@@ -317,6 +317,3 @@ def _public(record: dict[str, Any]) -> dict[str, Any]:
                                          "commitment")}
 
 
-def _conflict(current: int, expected: int) -> Refusal:
-    return StaleVersion(f"The match is at version {current}, not {expected}: read it "
-                        "again and choose again.", current)

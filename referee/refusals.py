@@ -74,6 +74,13 @@ class StaleVersion(Refusal):
         super().__init__("version-conflict", detail, current_version=current_version)
 
 
+def version_moved(current: int, expected: int) -> StaleVersion:
+    """409 ``version-conflict``: the match is at ``current``, the caller chose against
+    ``expected`` (``If-Match`` / ``expected_version``, or the version it read)."""
+    return StaleVersion(f"The match is at version {current}, not {expected}: read it again "
+                        "and choose again.", current)
+
+
 class IdempotencyKeyReused(Refusal):
     """An ``Idempotency-Key`` reused for another request (422 ``idempotency-key-reused``)."""
 
