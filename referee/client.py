@@ -189,30 +189,42 @@ class RefereeClient:
                                                f"{failures} times in a row")
 
     def propose_rollback(self, match_id: str, host_token: str, to_version: int, reason: str,
-                         *, approval: str = "all", expected_version: int | None = None) -> JSON:
+                         *, approval: str = "all", expected_version: int | None = None,
+                         idempotency_key: str | None = None) -> JSON:
         """Take the match back to ``to_version`` (host token): applied at once in table mode,
         else proposed to the seats (``approval`` ``"all"`` or ``"majority"``).  Returns
-        ``{"status": "applied"|"pending", "rollback", "version", "events", "view", …}``; sent
-        once (a retry would find the version moved: 409)."""
+        ``{"status": "applied"|"pending", "rollback", "version", "events", "view", …}``.
+
+        Carries ``If-Match: "<version>"`` (read first unless ``expected_version`` is given) and
+        an ``Idempotency-Key`` (a fresh UUID unless given); after a lost connection, a timeout
+        or a 503 it is sent again with the same key and version, so it is proposed at most
+        once (the server answers the first response again).  Raises ``RefereeError``: 409
+        ``version-conflict`` / ``rollback-pending``, 422 ``invalid-input``, 403 for a seat."""
         if expected_version is None:
             expected_version = self.match(match_id, host_token)["version"]
         return self._call("POST", f"/v1/matches/{match_id}/rollback", token=host_token,
                           json={"to_version": to_version, "reason": reason,
                                 "approval": approval},
-                          headers={"If-Match": f'"{expected_version}"'}, retry=False)
+                          headers={"If-Match": f'"{expected_version}"',
+                                   "Idempotency-Key": idempotency_key or str(uuid.uuid4())})
 
     def vote_rollback(self, match_id: str, token: str, proposal: int,
-                      approve: bool = True) -> JSON:
+                      approve: bool = True, *, idempotency_key: str | None = None) -> JSON:
         """A seat approves (or rejects) the pending rollback ``proposal``; returns the outcome
-        (``status`` ``"pending"``, ``"applied"`` or ``"rejected"``).  A repeated vote changes
-        nothing: the same answer while pending, 409 ``no-rollback`` once decided."""
+        (``status`` ``"pending"``, ``"applied"`` or ``"rejected"``).  Sent with an
+        ``Idempotency-Key`` (fresh unless given) and retried like :meth:`act`, so a vote whose
+        answer was lost is counted once.  A repeated vote changes nothing: the same answer while
+        pending, 409 ``no-rollback`` once decided."""
         return self._call("POST", f"/v1/matches/{match_id}/rollback/votes", token=token,
-                          json={"proposal": proposal, "approve": approve})
+                          json={"proposal": proposal, "approve": approve},
+                          headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())})
 
-    def withdraw_rollback(self, match_id: str, host_token: str) -> JSON:
-        """The host withdraws the pending rollback (``status`` ``"withdrawn"``)."""
+    def withdraw_rollback(self, match_id: str, host_token: str, *,
+                          idempotency_key: str | None = None) -> JSON:
+        """The host withdraws the pending rollback (``status`` ``"withdrawn"``); sent with an
+        ``Idempotency-Key`` (fresh unless given) and retried like :meth:`act`."""
         return self._call("DELETE", f"/v1/matches/{match_id}/rollback", token=host_token,
-                          retry=False)
+                          headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())})
 
     def rematch(self, match_id: str, host_token: str) -> JSON:
         """Start (or find) the rematch of a finished match: ``{"id", "rematch_of", …}``; the

@@ -71,6 +71,9 @@ def propose(svc: MatchService, record: dict[str, Any], caller: Caller, body: dic
     if record["version"] != expected:
         raise version_moved(record["version"], expected)
     target = body["to_version"]
+    if record["version"] == 1:
+        raise _bad_target("The match is at version 1, its start: there is no earlier version "
+                          "to go back to.")
     if not 1 <= target < record["version"]:
         raise _bad_target(f"to_version must be an earlier version, 1 to {record['version'] - 1}.")
     history = svc.store.actions(record["id"])

@@ -150,17 +150,20 @@ def _answer(status: int, result: dict, replayed: bool):
 
 @blp.route("/<match_id>/events")
 @blp.arguments(EventsQuerySchema, location="query")
-@blp.response(200, MatchEventsSchema)
+@blp.response(200, MatchEventsSchema, headers=_ETAG_HEADER)
 @problems(401, 404, 422)
 def events(query, match_id):
     """The event log the caller may see (``?after=N``: events with ``seq`` > N), in order,
     each event once with the fields the caller may see.  Long-poll: with ``wait=S`` (0–25)
     and nothing new yet, the answer waits up to S seconds for an event (none when the match is
-    over).  Authorised by token, by ``?ticket=`` (a stream ticket) or neither (public)."""
+    over).  Authorised by token, by ``?ticket=`` (a stream ticket) or neither (public).
+    ``ETag`` is the version the answer was read at."""
     svc, record, caller = _reader(match_id, query.get("ticket"))
     if query["wait"]:
-        return live.long_poll(svc.store, record, caller, query["after"], query["wait"])
-    return svc.events(record, caller, query["after"])
+        body = live.long_poll(svc.store, record, caller, query["after"], query["wait"])
+    else:
+        body = svc.events(record, caller, query["after"])
+    return body, 200, _etag(body["version"])
 
 
 _STREAM_DOC = {
@@ -271,16 +274,17 @@ def rematch(match_id):
 
 
 @blp.route("/<match_id>/legal-actions")
-@blp.response(200, MatchLegalActionsSchema)
+@blp.response(200, MatchLegalActionsSchema, headers=_ETAG_HEADER)
 @problems(401, 404)
 def legal_actions(match_id):
-    """The calling seat's legal actions now (the host token: everyone's, host-only ones too)."""
+    """The calling seat's legal actions now (the host token: everyone's, host-only ones too).
+    ``ETag`` is the version they are legal at (send it back as ``If-Match``)."""
     svc, record, caller = _with_caller(match_id, required=True)
-    return svc.legal_actions(record, caller)
+    return svc.legal_actions(record, caller), 200, _etag(record["version"])
 
 
 @blp.route("/<match_id>/audit")
-@blp.response(200, AuditSchema)
+@blp.response(200, AuditSchema, headers=_ETAG_HEADER)
 @problems(403, 404)
 def audit(match_id):
     """Once the match is over: the seed, the setup body, every action and the final state.
@@ -288,9 +292,11 @@ def audit(match_id):
     Replay: ``POST /v1/games/{game}/setup`` with ``setup``, then ``POST /v1/games/{game}/apply``
     each action in order; the last state equals ``final_state``, and
     ``sha256("<seed>:<id>")`` equals ``commitment``.  403 ``forbidden`` before the end.
+    ``ETag`` is the final version.
     """
     svc = service()
-    return svc.audit(svc.load(match_id))
+    record = svc.load(match_id)
+    return svc.audit(record), 200, _etag(record["version"])
 
 
 def _reader(match_id: str, ticket: str | None):

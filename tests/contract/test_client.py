@@ -66,18 +66,19 @@ def test_plays_all_fours_through_the_stateless_endpoints(referee):
 
 
 class LosesFirstActionAnswer(requests.Session):
-    """A session whose first POST to ``.../actions`` reaches the server but whose answer is
+    """A session whose first POST to ``...<suffix>`` reaches the server but whose answer is
     lost (a ``ConnectionError`` after the request was applied)."""
 
-    def __init__(self):
+    def __init__(self, suffix="/actions"):
         super().__init__()
+        self.suffix = suffix
         self.sent = []  # (idempotency key, If-Match, Idempotent-Replayed of the answer)
 
     def request(self, method, url, **kwargs):
         response = super().request(method, url, **kwargs)
-        if method == "POST" and url.endswith("/actions"):
+        if method == "POST" and url.endswith(self.suffix):
             headers = kwargs["headers"]
-            self.sent.append((headers["Idempotency-Key"], headers["If-Match"],
+            self.sent.append((headers["Idempotency-Key"], headers.get("If-Match"),
                               response.headers.get("Idempotent-Replayed")))
             if len(self.sent) == 1:
                 raise requests.ConnectionError("the answer was lost")
@@ -112,6 +113,28 @@ def test_a_match_with_versions_and_a_retried_action(base_url):
     with pytest.raises(RefereeError) as caught:
         referee.match(created["id"])
     assert caught.value.status == 404
+
+
+@pytest.mark.parametrize("suffix", ["/rollback", "/rollback/votes"])
+def test_a_rollback_step_whose_answer_was_lost_is_retried_with_its_key_and_made_once(
+        base_url, suffix):
+    # A dispute (issue 14): the host proposes taking back ben's stand (version 2 -> 1), every
+    # seat must approve; a lost answer to the proposal or to the deciding vote is retried with
+    # the same Idempotency-Key and the server answers the first response again.
+    session = LosesFirstActionAnswer(suffix)
+    referee = RefereeClient(base_url, session=session)
+    created = referee.create_match("all-fours", ["ana", "ben"], dealer="ana", seed=42)
+    host, ben, ana = created["host_token"], created["seats"]["ben"], created["seats"]["ana"]
+    referee.act(created["id"], ben, {"type": "stand", "player": "ben"})
+    proposed = referee.propose_rollback(created["id"], host, 1, "ben meant to beg")
+    assert proposed["status"] == "pending"
+    proposal = proposed["rollback"]["proposal"]
+    assert referee.vote_rollback(created["id"], ana, proposal)["status"] == "pending"
+    decided = referee.vote_rollback(created["id"], ben, proposal)
+    assert decided["status"] == "applied" and decided["version"] == 5  # stand 2, proposal 3, ana 4, ben applies 5
+    (key1, _, replay1), (key2, _, replay2) = session.sent[:2]
+    assert key1 == key2 and (replay1, replay2) == (None, "true")
+    assert referee.match(created["id"], ben)["view"]["to_move"] == ["ben"]
 
 
 class StoreDownOnce(requests.Session):

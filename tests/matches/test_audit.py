@@ -59,5 +59,7 @@ def test_a_host_supplied_seed_is_committed_to_in_the_same_way(client, table):
     assert match.created["commitment"] == hashlib.sha256(
         f"table-7:{match.id}".encode()).hexdigest()
     match.play_out(random.Random(3))
-    audit = match.get(None, "/audit").get_json()
+    answer = match.get(None, "/audit")
+    audit = answer.get_json()
     assert audit["seed"] == "table-7" and audit["setup"]["seed"] == "table-7"
+    assert answer.headers["ETag"] == f'"{audit["version"]}"'  # the final version

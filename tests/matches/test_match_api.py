@@ -96,6 +96,19 @@ def test_af_b1_a_legal_action_moves_the_version_and_returns_events_and_view(matc
     assert match.read(None)["version"] == 2
 
 
+def test_every_read_carries_the_version_as_its_etag(match):
+    # The README: reads carry ETag: "<version>" (legal actions, events and the audit too), so a
+    # client can send the legal actions' ETag back as If-Match.
+    ben = {"Authorization": f"Bearer {match.token('ben')}"}
+    legal = match.client.get(match.url + "/legal-actions", headers=ben)
+    assert legal.headers["ETag"] == '"1"' and legal.get_json()["version"] == 1
+    assert match.act("ben", {"type": "stand", "player": "ben"}, version=1).status_code == 200
+    assert match.client.get(match.url + "/events").headers["ETag"] == '"2"'
+    assert match.client.get(match.url + "/legal-actions", headers=ben).headers["ETag"] == '"2"'
+    polled = match.client.get(match.url + "/events?after=0&wait=1")
+    assert polled.headers["ETag"] == '"2"' and polled.get_json()["events"][0]["seq"] == 1
+
+
 def test_expected_version_may_come_in_the_body(match):
     response = match.act("ben", {"type": "stand", "player": "ben"}, expected_version=1)
     assert response.status_code == 200 and response.get_json()["version"] == 2

@@ -110,6 +110,26 @@ def test_table_mode_the_host_decides_at_once(client, table):
     assert game.act("host", {"type": "beg", "player": "b"}, version=4).status_code == 200
 
 
+def test_coup_x1_table_mode_rollback_restores_each_seats_knowledge_of_that_version(
+        client, table):
+    # A table-mode rollback restores the state of to_version, each seat's knowledge records
+    # (COUP-X1) included: what was seen only in the undone moves (here a proven card shuffled
+    # into the court deck, COUP-C4) is not used to judge later moves, because the referee cannot
+    # tell where the table put those cards back (README, "Disputes").
+    game = table.create(client, game="coup", players=["a", "b", "c"], mode="table")
+    rng, views = random.Random(0), {}
+    while True:
+        version = game.read("host")["version"]
+        views[version] = {p: game.read(p)["view"] for p in "abc"}
+        if any(v.get("known") for v in views[version].values()):
+            break
+        assert game.step(rng) is not None and version < 80
+    before = max(v for v in views if not any(s.get("known") for s in views[v].values()))
+    answer = propose(game, before, version).get_json()
+    assert answer["status"] == "applied"
+    assert {p: game.read(p)["view"] for p in "abc"} == views[before]
+
+
 def _until_a_hand_is_scored(client, table):
     game = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
                         seed=7)
@@ -155,6 +175,19 @@ def test_bad_proposals(client, table, who, to_version, status, slug):
     game, _ = played(client, table, FOUR_SETUP, 2)
     answer = propose(game, to_version, 3, who=who)
     assert answer.status_code == status and answer.get_json()["type"] == f"/problems/{slug}"
+
+
+def test_at_version_1_the_refusal_says_there_is_no_earlier_version(client, table):
+    # Not "1 to 0": a match that has not moved has nothing to go back to.
+    game, _ = played(client, table, FOUR_SETUP, 0)
+    answer = propose(game, 1, 1).get_json()
+    assert answer["type"] == "/problems/invalid-input"
+    assert answer["detail"] == ("The match is at version 1, its start: there is no earlier "
+                                "version to go back to.")
+    mine = game.client.post(game.url + "/rollback", json={"to_version": 1, "reason": "oops"},
+                            headers={**bearer(game.token("host")), "If-Match": '"1"',
+                                     "Accept-Language": "my"}).get_json()
+    assert "ယခင်ဗားရှင်း မရှိပါ" in mine["detail"]
 
 
 def test_a_vote_needs_a_seat_and_a_pending_proposal(client, table):
