@@ -94,7 +94,8 @@ def test_every_connection_busy_waits_pool_timeout_then_is_store_unavailable(redi
         with pytest.raises(StoreUnavailable):
             store.ping()
         waited = time.monotonic() - start
-        assert 0.25 <= waited < 2.0
+        # waited pool_timeout (0.3 s), then gave up: bounded (a loaded machine may add seconds)
+        assert 0.25 <= waited < 10.0
     finally:
         for connection in held:
             client.connection_pool.release(connection)
