@@ -41,6 +41,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_error_handler(StoreFull, matches.store_full)
     cross_origin.init_app(app)
     ratelimits.init_app(app, matches.blp, stateless)  # checks run before the body is read
+    app.before_request(matches.authenticate)  # a token is checked before any body
     app.before_request(limits.guard_request)
     app.before_request(query_guard.guard_query)
     negotiation.init_app(app)

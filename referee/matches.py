@@ -34,7 +34,9 @@ __all__ = ["Caller", "MatchService", "expected_version", "see", "rollback_view"]
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What a match id looks like (``secrets.token_urlsafe(16)``); anything else is 404."""
 
-_ETAG = re.compile(r'\s*(?:W/)?"?(\d{1,18})"?\s*')
+_ETAG = re.compile(r'[ \t]*(W/)?("?)([0-9]+)("?)[ \t]*')
+MAX_VERSION = 2**63 - 1
+"""The largest version ``If-Match`` or ``expected_version`` may name (422 past it, for both)."""
 
 
 def commitment(seed: int | str, match_id: str) -> str:
@@ -44,16 +46,28 @@ def commitment(seed: int | str, match_id: str) -> str:
 
 
 def expected_version(if_match: str | None, in_body: int | None) -> int:
-    """The version an action was chosen at, from ``If-Match`` (``"7"``, ``7`` or ``W/"7"``)
-    or the body's ``expected_version``.  Neither: 428 ``precondition-required``; both but
-    different, or an unreadable header: 422 ``invalid-input``."""
+    """The version an action was chosen at, from ``If-Match`` (the strong entity tag
+    ``"7"``, or ``7`` unquoted) or the body's ``expected_version``.  Neither: 428
+    ``precondition-required``; both but different, an unreadable header (unbalanced quotes,
+    not ASCII digits, a list), a version outside 1..2**63-1, or a weak tag ``W/"7"``: 422
+    ``invalid-input`` naming ``If-Match``.  A lost-update check compares strongly (RFC 9110
+    13.1.1: If-Match uses the strong comparison), so a weak tag can never match; it is refused
+    rather than answered 409 for ever."""
     header = None
     if if_match is not None:
         found = _ETAG.fullmatch(if_match)
-        if found is None:
+        if found is None or found.group(2) != found.group(4):
             raise InvalidInput('If-Match must be the match version, e.g. "7".',
                           errors=[{"field": "If-Match", "message": "not a version"}])
-        header = int(found.group(1))
+        if found.group(1):
+            raise InvalidInput('If-Match must be the strong entity tag of the version, e.g. '
+                               '"7": a weak tag (W/"7") never matches (RFC 9110 13.1.1).',
+                               errors=[{"field": "If-Match", "message": "a weak entity tag"}])
+        digits = found.group(3)
+        header = int(digits) if len(digits) <= 19 else MAX_VERSION + 1
+        if not 1 <= header <= MAX_VERSION:
+            raise InvalidInput(f"If-Match must name a version from 1 to {MAX_VERSION}.",
+                               errors=[{"field": "If-Match", "message": "out of range"}])
     if header is not None and in_body is not None and header != in_body:
         raise InvalidInput(f"If-Match says version {header} but expected_version "
                       f"says {in_body}.", errors=[{"field": "expected_version",
@@ -109,12 +123,15 @@ class MatchService:
         """Start the next match of a finished one: the same game, setup and seats (every seat
         and host token stays valid), a fresh seed.  Returns ``(201, the new match)``, or
         ``(200, the same)`` when the rematch already exists.  403 ``forbidden`` without the
-        host token or before the end."""
+        host token; 409 ``match-not-over`` before the end (a state conflict: the same
+        request succeeds once the match ends)."""
         if not caller.host:
             raise Forbidden("Only the host token starts a rematch.")
         entry = game_entry(record["game"])
         if not entry.engine.is_over(record["state"]):
-            raise Forbidden("A rematch starts once the match is over.")
+            raise Refusal("match-not-over", "A rematch starts once the match is over; this "
+                          "one is still being played.", errors=[
+                              {"field": "path", "message": "the match is not over"}])
         if record.get("rematch"):
             return 200, self._rematch_body(self.load(record["rematch"]))
         setup, seed = load_setup(entry, dict(record["setup"]))  # a fresh seed

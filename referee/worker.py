@@ -15,14 +15,30 @@ stops is closed after it).  This worker adds:
 - an answer the app marks ``Connection: close`` (413, 408) really closes, and says so: gunicorn
   ignores that header from an app, so the worker forces the close, and closes gracefully (its
   FIN after the answer, then what the client still sends is read and dropped for at most
-  :data:`LINGER_SECONDS`), so the client reads the answer rather than a connection reset.
+  :data:`LINGER_SECONDS`), so the client reads the answer rather than a connection reset;
+- a chunked body is refused at once, not after the body deadline, when a chunk-size line
+  declares more than the body limit in all (:class:`ChunkedBodyTooLarge`: 413) or a chunk
+  line ends with a bare LF instead of CRLF (gunicorn's ``InvalidChunkSize``: 400), see
+  :class:`BoundedChunkedReader`;
+- the answers gunicorn writes itself, before the app sees a request (400 bad request line or
+  header, 414, 431, 501…), are ``text/plain`` (:func:`plain_error`), not HTML;
+- a client socket that times out (a client that never reads its answer) is one warning line
+  without a traceback (:func:`quiet_timeouts`), not an error.
+
+gunicorn has no hook for the last three: its chunk reader class, its error writer and its
+"Socket error" log line are replaced or filtered in the worker process only.
 """
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import time
 
+import gunicorn.http.message
+import gunicorn.util
+from gunicorn.http.body import ChunkedReader
+from gunicorn.http.errors import InvalidChunkSize
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -101,13 +117,81 @@ def honour_connection_close(app):
     return wrapped
 
 
+class ChunkedBodyTooLarge(Exception):
+    """A chunked body whose chunk sizes add up to more than the body limit (the app answers
+    413 ``payload-too-large``, :func:`referee.api.limits.read_body`)."""
+
+
+class BoundedChunkedReader(ChunkedReader):
+    """gunicorn's chunked-body reader, which also refuses at once what it would otherwise wait
+    for: chunk sizes that add up past :attr:`max_body` (``ffffffffffffffffffff``), and a chunk
+    line ended by a bare LF (gunicorn looks for CRLF and would read on until the deadline)."""
+
+    max_body: int | None = None
+    """The app's ``MAX_CONTENT_LENGTH`` (set when the worker loads the app)."""
+    _declared = 0
+
+    def parse_chunk_size(self, unreader, data=None):
+        """The next chunk's size and the bytes after its line; :class:`ChunkedBodyTooLarge`
+        once the sizes declared so far pass :attr:`max_body`."""
+        size, rest = super().parse_chunk_size(unreader, data)
+        self._declared += size
+        if self.max_body is not None and self._declared > self.max_body:
+            raise ChunkedBodyTooLarge(self._declared)
+        return size, rest
+
+    def read_into(self, unreader, buf):
+        """gunicorn reads more while a chunk line has no CRLF yet: a LF already in it ends the
+        line without CR, which RFC 9112 section 7.1 does not allow (``InvalidChunkSize``)."""
+        if b"\n" in buf and buf.count(b"\n") != buf.count(b"\r\n"):
+            raise InvalidChunkSize(b"bare LF")
+        super().read_into(unreader, buf)
+
+
+ERROR_TEXT_CHARS = 200
+"""gunicorn's own error answers quote at most this much of what it refused."""
+
+
+def plain_error(sock, status_int, reason, mesg):
+    """Write gunicorn's own error answer (``gunicorn.util.write_error``'s signature) as
+    ``text/plain``: ``400 Bad Request: Invalid HTTP Version …``, one line, then close
+    gracefully (:func:`linger`: the rest of an over-long request line is read and dropped, so
+    the client reads the answer, not a reset)."""
+    text = f"{status_int} {reason}" + (f": {mesg[:ERROR_TEXT_CHARS]}" if mesg else "")
+    body = (text.replace("\r", " ").replace("\n", " ") + "\n").encode("utf-8", "replace")
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: "
+            f"text/plain; charset=utf-8\r\nContent-Length: {len(body)}\r\n\r\n")
+    gunicorn.util.write_nonblock(sock, head.encode("latin-1") + body)
+    linger(sock)
+
+
+def quiet_timeouts(record: logging.LogRecord) -> bool:
+    """A ``gunicorn.error`` log filter: gunicorn logs a client socket's timeout (a client
+    that stopped reading its answer or sending its request, after ``REFEREE_IO_TIMEOUT_
+    SECONDS``) as an error with a traceback; it is the client's doing, so it becomes one
+    warning line without the traceback.  Every other record passes unchanged."""
+    exc = record.exc_info[1] if record.exc_info else None
+    if isinstance(exc, TimeoutError):
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.msg, record.args = "client socket timed out; connection closed", ()
+        record.exc_info, record.exc_text = None, None
+    return True
+
+
 class RefereeGeventWorker(GeventWorker):
     """gunicorn's ``gevent`` worker with a per-operation timeout on each client socket and
     ``Connection: close`` honoured."""
 
     def load_wsgi(self):
-        """Load the app, wrapped by :func:`honour_connection_close`."""
+        """Load the app, wrapped by :func:`honour_connection_close`; bound chunked bodies by
+        its ``MAX_CONTENT_LENGTH``, write gunicorn's own errors as plain text and log client
+        timeouts quietly (this process only)."""
         super().load_wsgi()
+        config = getattr(self.wsgi, "config", None) or {}
+        BoundedChunkedReader.max_body = config.get("MAX_CONTENT_LENGTH")
+        gunicorn.http.message.ChunkedReader = BoundedChunkedReader
+        gunicorn.util.write_error = plain_error
+        logging.getLogger("gunicorn.error").addFilter(quiet_timeouts)
         self.wsgi = honour_connection_close(self.wsgi)
 
     def handle(self, listener, client, addr):

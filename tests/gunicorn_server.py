@@ -17,15 +17,17 @@ that builds the OpenAPI document before serving."""
 
 
 @contextmanager
-def gunicorn(port: int, env: dict[str, str] | None = None, workers: int = 1):
+def gunicorn(port: int, env: dict[str, str] | None = None, workers: int = 1,
+             output: Path | None = None):
     """Run gunicorn (``--config python:referee.gunicorn_conf``) on ``127.0.0.1:port`` with
     ``env`` added to the environment; yields the base URL once ``/readyz`` answers 200, and
-    stops the server afterwards."""
+    stops the server afterwards.  Its log lines go to the file ``output`` when given."""
     full = {**os.environ, "REFEREE_LOG_LEVEL": "WARNING", **(env or {})}
+    sink = output.open("wb") if output is not None else subprocess.DEVNULL
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", "python:referee.gunicorn_conf",
          "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "referee.wsgi:app"],
-        cwd=REPO, env=full, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=REPO, env=full, stdout=sink, stderr=sink)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_WAIT_SECONDS
@@ -46,3 +48,5 @@ def gunicorn(port: int, env: dict[str, str] | None = None, workers: int = 1):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if output is not None:
+            sink.close()

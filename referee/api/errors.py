@@ -47,6 +47,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "version-conflict": (409, "Version conflict"),
     "rollback-pending": (409, "A rollback is pending"),
     "no-rollback": (409, "No such rollback pending"),
+    "match-not-over": (409, "The match is not over"),
     "precondition-required": (428, "Precondition required"),
     "request-timeout": (408, "Request timeout"),
     "payload-too-large": (413, "Request body too large"),
@@ -142,6 +143,7 @@ DEFAULT_FIELD = {"not-found": "path", "unknown-game": "game", "method-not-allowe
                  "forbidden": "Authorization", "unauthorized": "Authorization",
                  "idempotency-key-reused": "Idempotency-Key",
                  "rollback-pending": "path", "no-rollback": "proposal",
+                 "match-not-over": "path",
                  "rate-limited": "client", "request-timeout": "body",
                  "match-limit-reached": "body"}
 

@@ -78,12 +78,16 @@ def read_body() -> bytes:
     ``request-timeout`` (connection closed) when it does not arrive in time; 413 past
     ``MAX_CONTENT_LENGTH`` when it is declared; 400 ``bad-request`` (connection closed: the
     rest of the stream cannot be framed) when the chunked framing is broken (a size that is
-    not hexadecimal or is negative, a chunk not ended by CRLF, data shorter than its size)."""
+    not hexadecimal or is negative, a chunk line or chunk not ended by CRLF — a bare LF —,
+    data shorter than its size); 413 at once when the chunk sizes declared pass the limit
+    (``ffffffffffffffffffff``: :class:`referee.worker.BoundedChunkedReader`)."""
     seconds = current_app.config.get("BODY_TIMEOUT_SECONDS", 10)
     try:
         with body_deadline(seconds):
             return request.get_data(cache=True)
     except BaseException as exc:
+        if type(exc).__name__ == "ChunkedBodyTooLarge":  # referee.worker's chunk reader
+            raise RequestEntityTooLarge() from None
         if _broken_framing(exc):
             raise Problem("bad-request", "The request body's chunked framing is broken "
                           "(Transfer-Encoding: chunked): each chunk is a hexadecimal size, "
@@ -122,6 +126,7 @@ def guard_request() -> None:
         raise Problem("unsupported-media-type", f"Send the body as application/json, not "
                       f"{mimetype or 'an untyped body'}.",
                       errors=[{"field": "Content-Type", "message": "must be application/json"}])
+    check_encoding(raw, request.mimetype_params.get("charset"))
     data = fast_loads(raw, MAX_DEPTH)  # orjson, when it is sure to pass every check below
     if data is None:
         data = checked_loads(raw)
@@ -138,6 +143,28 @@ def guard_request() -> None:
     g.json_body = data  # parsed once here; views read it back (loading.json_object)
 
 
+def check_encoding(raw: bytes, charset: str | None) -> None:
+    """Refuse a body that is not plain UTF-8 rather than guess (RFC 8259 section 8.1: JSON
+    is UTF-8, with no byte order mark): 415 ``unsupported-media-type`` for a ``charset``
+    parameter other than UTF-8 (field ``Content-Type``), 400 ``malformed-json`` for a body
+    that starts with a byte order mark or is not valid UTF-8 (field ``body``; a UTF-16 or
+    UTF-32 body is one)."""
+    if charset is not None and charset.strip().lower() not in ("utf-8", "utf8"):
+        raise Problem("unsupported-media-type", f"Send the body as UTF-8 JSON: charset "
+                      f"{charset} is not accepted.", errors=[
+                          {"field": "Content-Type", "message": "charset must be utf-8"}])
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise Problem("malformed-json", "The body starts with a byte order mark (U+FEFF); "
+                      "send UTF-8 JSON without it.", errors=[
+                          {"field": "body", "message": "starts with a byte order mark"}])
+    if not raw.isascii():
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise Problem("malformed-json", f"The body is not UTF-8 text (byte {exc.start}).",
+                          errors=[{"field": "body", "message": "not UTF-8"}]) from None
+
+
 def checked_loads(raw: bytes):
     """Parse ``raw`` with the standard library after checking its depth, and check its
     strings: 400 ``malformed-json`` (too deep, not JSON), 422 ``invalid-input`` (a number
@@ -152,14 +179,24 @@ def checked_loads(raw: bytes):
             raise Problem("invalid-input", "A number in the body has more than 4300 digits.",
                           errors=[{"field": "body", "message": "a number with more than 4300 "
                                    "digits"}]) from None
-        raise Problem("malformed-json", "The request body is not valid JSON.",
-                      errors=[{"field": "body", "message": f"Invalid JSON body: {exc}"}]) from None
+        raise malformed(exc) from None
     where = unencodable(data)
     if where is not None:
         raise Problem("invalid-input", "A string holds a lone UTF-16 surrogate (\\ud800-\\udfff "
                       "unpaired), which is not text.",
                       errors=[{"field": where or "body", "message": "not valid Unicode text"}])
     return data
+
+
+def malformed(exc: ValueError):
+    """400 ``malformed-json`` for the parser's error ``exc``: a sentence of the referee's own
+    (rendered in every language) with the position, never the parser's English text."""
+    message = "Not valid JSON."
+    if isinstance(exc, json.JSONDecodeError):
+        message = (f"Not valid JSON at line {exc.lineno}, column {exc.colno} (character "
+                   f"{exc.pos}).")
+    return Problem("malformed-json", "The request body is not valid JSON.",
+                   errors=[{"field": "body", "message": message}])
 
 
 def _float(text: str) -> float:

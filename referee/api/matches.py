@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from flask.views import MethodView
 from referee.api.parsing import Blueprint
 
@@ -72,7 +72,33 @@ def _etag(version: int) -> dict[str, str]:
     return {"ETag": f'"{version}"'}
 
 
+def needs_token(view):
+    """Mark ``view`` as one whose caller must hold a seat or host token of the match:
+    :func:`authenticate` then checks the token before the body is read."""
+    view.needs_token = True
+    return view
+
+
+def authenticate() -> None:
+    """A ``before_request`` hook, run before the body guards: for a view marked
+    :func:`needs_token`, load the match and identify the token first — 404 ``not-found`` or
+    401 ``unauthorized`` before any body is parsed or validated, so a caller without a valid
+    token learns nothing of the body checks.  The view reuses what was loaded."""
+    if request.blueprint != blp.name or request.method == "OPTIONS" or not request.view_args:
+        return
+    view = current_app.view_functions.get(request.endpoint or "")
+    cls = getattr(view, "view_class", None)
+    target = getattr(cls, request.method.lower(), None) if cls is not None else view
+    if getattr(target, "needs_token", False):
+        g.match_call = _load_caller(request.view_args["match_id"], True)
+
+
 def _with_caller(match_id: str, required: bool = False):
+    known = g.pop("match_call", None)
+    return known if known is not None else _load_caller(match_id, required)
+
+
+def _load_caller(match_id: str, required: bool):
     svc = service()
     record = svc.load(match_id)
     return svc, record, svc.caller(record, request.headers.get("Authorization"), required)
@@ -111,6 +137,7 @@ class Match(MethodView):
 
     @blp.response(204)
     @problems(401, 403, 404)
+    @needs_token
     def delete(self, match_id):
         """Delete the match and everything kept of it (host token only)."""
         svc, record, caller = _with_caller(match_id, required=True)
@@ -124,6 +151,7 @@ class Match(MethodView):
     **_ETAG_HEADER, "Idempotent-Replayed": {"schema": {"type": "string"}, "description":
                                             "true when this is the first answer replayed"}})
 @problems(401, 403, 404, 409, 422, 428)
+@needs_token
 def act(body, match_id):
     """Apply an action: ``{"action": {...}, "expected_version"?}`` with the acting seat's
     token and ``If-Match: "<version>"`` (or ``expected_version``).
@@ -202,6 +230,7 @@ def stream(query, match_id, last_event_id=None):
 @blp.route("/<match_id>/stream-tickets", methods=["POST"])
 @blp.response(201, StreamTicketSchema)
 @problems(401, 404)
+@needs_token
 def stream_ticket(match_id):
     """Trade a seat or host token for a read-only ticket (``?ticket=`` on ``…/stream`` and
     ``…/events``), valid for ``expires_in`` seconds: the token never goes in a URL."""
@@ -218,6 +247,7 @@ _KEYED_RESPONSE = {**_ETAG_HEADER, "Idempotent-Replayed": {
 @blp.arguments(RollbackProposeSchema)
 @blp.response(200, RollbackResultSchema, headers=_KEYED_RESPONSE)
 @problems(401, 403, 404, 409, 422, 428)
+@needs_token
 def propose_rollback(body, match_id):
     """Propose (digital mode) or make (table mode) a rollback to ``to_version`` with a
     ``reason``, host token, at the match's version (``If-Match`` or ``expected_version``).
@@ -238,6 +268,7 @@ def propose_rollback(body, match_id):
 @blp.doc(parameters=_ACT_HEADERS[1:])
 @blp.response(200, RollbackResultSchema, headers=_KEYED_RESPONSE)
 @problems(401, 403, 404, 409, 422)
+@needs_token
 def withdraw_rollback(match_id):
     """Withdraw the pending rollback (host token); 409 ``no-rollback`` if none is pending.
     ``Idempotency-Key``: a retry gets the first answer again (``Idempotent-Replayed``)."""
@@ -251,6 +282,7 @@ def withdraw_rollback(match_id):
 @blp.arguments(RollbackVoteSchema)
 @blp.response(200, RollbackResultSchema, headers=_KEYED_RESPONSE)
 @problems(401, 403, 404, 409, 422)
+@needs_token
 def vote_rollback(body, match_id):
     """A seat approves (``"approve": true``) or rejects the pending rollback ``proposal``;
     the deciding vote applies or rejects it.  403 not a seat; 409 ``no-rollback``.
@@ -264,6 +296,7 @@ def vote_rollback(body, match_id):
 @blp.response(201, RematchSchema)
 @blp.alt_response(200, schema=RematchSchema, description="the rematch already started")
 @problems(401, 403, 404)
+@needs_token
 def rematch(match_id):
     """Start the next match of a finished one (host token): same game, setup and seats —
     every seat and host token of this match acts in it — and a fresh seed.  Again: the same
@@ -276,6 +309,7 @@ def rematch(match_id):
 @blp.route("/<match_id>/legal-actions")
 @blp.response(200, MatchLegalActionsSchema, headers=_ETAG_HEADER)
 @problems(401, 404)
+@needs_token
 def legal_actions(match_id):
     """The calling seat's legal actions now (the host token: everyone's, host-only ones too).
     ``ETag`` is the version they are legal at (send it back as ``If-Match``)."""
@@ -313,11 +347,16 @@ def _reader(match_id: str, ticket: str | None):
 
 
 def store_unavailable(exc: StoreUnavailable):
-    """503 ``store-unavailable`` with ``Retry-After`` (nothing was written).  Logged with the
-    method, path and cause only."""
+    """503 ``store-unavailable`` with ``Retry-After`` (nothing was written): the store does not
+    answer, or it refuses writes because it is out of memory (``exc.out_of_memory``).  Logged
+    with the method, path and cause only."""
     log.warning("match store unavailable on %s %s: %s", request.method, request.path, exc)
-    return problem_response("store-unavailable", "The match store does not answer; try again "
-                            "shortly. The stateless /v1/games endpoints still work.",
+    detail = ("The match store does not answer; try again shortly. The stateless /v1/games "
+              "endpoints still work.")
+    if getattr(exc, "out_of_memory", False):
+        detail = ("The match store refuses writes: it is out of memory. Nothing was written; "
+                  "try again later. The stateless /v1/games endpoints still work.")
+    return problem_response("store-unavailable", detail,
                             headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 

@@ -59,12 +59,20 @@ def bounded_params(params: dict[str, Any], more: Callable[[int], str]) -> dict[s
     return out
 
 
+_LONG_INT = 10 ** QUOTE_CHARS
+"""An integer at least this large has more than :data:`QUOTE_CHARS` digits."""
+
+
 def _strings(value: Any) -> Iterable[str]:
+    """Every string in ``value`` (keys too) and the decimal text of every integer longer
+    than :data:`QUOTE_CHARS` digits (a message may quote a number as it was sent)."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             yield item
+        elif type(item) is int and not -_LONG_INT < item < _LONG_INT:
+            yield str(item)
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
@@ -74,11 +82,14 @@ def _strings(value: Any) -> Iterable[str]:
 
 def request_long_strings() -> list[str]:
     """The distinct strings of the request longer than :data:`QUOTE_CHARS` (body keys and
-    values, query names and values, header values, the path), longest first."""
+    values, integers of more digits than that, query names and values, header values, the
+    path and each of its segments — Flask's ``view_args``, e.g. a 5000-character match id or
+    game name), longest first."""
     if not has_request_context():
         return []
     found: set[str] = set()
-    sources = [g.get("json_body"), request.path, *request.headers.values(),
+    sources = [g.get("json_body"), request.path, *(request.view_args or {}).values(),
+               *request.path.split("/"), *request.headers.values(),
                *(x for pair in request.args.items(multi=True) for x in pair)]
     for text in _strings(sources):
         if len(text) > QUOTE_CHARS:

@@ -149,7 +149,8 @@ def breach_response(scope: str, item: Any, wait: int):
     """429 ``rate-limited``: the ``scope`` budget (``item``, a ``limits`` item) is spent for
     ``wait`` more seconds; ``Retry-After`` and ``RateLimit-*`` say so."""
     return problem_response(
-        "rate-limited", f"Too many requests: the {scope} budget is {item}; retry in {wait} s.",
+        "rate-limited", f"Too many requests: the {scope} budget allows {item.amount} requests "
+        f"every {item.get_expiry()} seconds; retry in {wait} seconds.",
         errors=[{"field": "client", "message": f"{scope} budget spent"}],
         headers={"Retry-After": str(wait), "RateLimit-Limit": str(item.amount),
                  "RateLimit-Remaining": "0", "RateLimit-Reset": str(wait),

@@ -37,6 +37,10 @@ def end(response):
     seconds = time.perf_counter() - started if started is not None else 0.0
     rule = req.url_rule
     endpoint = rule.rule if rule is not None else "unmatched"
+    if (req.method == "OPTIONS" and response.status_code == 200
+            and not response.is_streamed and not response.get_data()
+            and "Access-Control-Request-Method" not in req.headers):  # Flask's automatic OPTIONS answer (a preflight keeps flask-cors's)
+        response.status_code = 204  # no content, the methods in Allow (RFC 9110 9.3.7)
     status = response.status_code
     if status in (204, 304):  # no content: no body type either (RFC 9110 sections 15.3.5, 15.4.5)
         response.headers.pop("Content-Type", None)

@@ -63,33 +63,42 @@ def _invisible(name: str) -> str | None:
     return None
 
 
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot name a player, or ``None``: it must be printable text (no control,
-    format or bidirectional characters such as NUL or U+202E, no unassigned code points), in
-    Unicode NFC, without leading or trailing white space, with nothing that shows nothing
-    (:data:`_INVISIBLE`: U+3164, U+2800, variation selectors except after a symbol…), and not
-    starting with a combining mark (so never made of marks only).  Nothing is ever fixed
-    silently."""
-    if name != name.strip():
-        return "A player's name must not start or end with white space."
-    if not name.isprintable():
-        bad = next(c for c in name if not c.isprintable())
-        return (f"A player's name must be printable: U+{ord(bad):04X} "
+def text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be free text a table reads (a player's name, a rollback reason, a
+    string seed), or ``None``: it must be printable text (no control, format or bidirectional
+    characters such as NUL, ESC, a newline or U+202E, no unassigned code points), in Unicode
+    NFC, without leading or trailing white space (so never white space only), with nothing
+    that shows nothing (:data:`_INVISIBLE`: U+3164, U+2800, variation selectors except after a
+    symbol…), and not starting with a combining mark (so never made of marks only).  Nothing
+    is ever fixed silently; the refusal names the field, so the sentence names no field."""
+    if text != text.strip():
+        return "The text must not start or end with white space."
+    if not text.isprintable():
+        bad = next(c for c in text if not c.isprintable())
+        return (f"The text must be printable: U+{ord(bad):04X} "
                 f"({unicodedata.name(bad, unicodedata.category(bad))}) is not.")
-    if not unicodedata.is_normalized("NFC", name):
-        return "A player's name must be in Unicode NFC (composed) form."
-    bad = _invisible(name)
+    if not unicodedata.is_normalized("NFC", text):
+        return "The text must be in Unicode NFC (composed) form."
+    bad = _invisible(text)
     if bad is not None:
-        return (f"A player's name must not hold characters that show nothing: U+{ord(bad):04X} "
+        return (f"The text must not hold characters that show nothing: U+{ord(bad):04X} "
                 f"({unicodedata.name(bad, unicodedata.category(bad))}) is one.")
-    if name and unicodedata.category(name[0]).startswith("M"):
-        return (f"A player's name must start with a letter, digit or symbol, not the "
-                f"combining mark U+{ord(name[0]):04X} ({unicodedata.name(name[0], 'mark')}).")
+    if text and unicodedata.category(text[0]).startswith("M"):
+        return (f"The text must start with a letter, digit or symbol, not the combining mark "
+                f"U+{ord(text[0]):04X} ({unicodedata.name(text[0], 'mark')}).")
     return None
 
 
+name_problem = text_problem
+"""A player's name follows the free-text rules (:func:`text_problem`), nothing more."""
+
+
 NAME_PATTERN = r"^\S(.*\S)?$"
-"""The part of :func:`name_problem` a JSON Schema pattern can say: no white space at the ends."""
+"""The part of :func:`text_problem` a JSON Schema pattern can say: no white space at the ends."""
+
+TEXT_RULES = ("printable characters (no control, format or bidi characters such as NUL, ESC, "
+              "a newline or U+202E, nothing invisible such as U+3164 or U+2800), Unicode NFC, "
+              "no white space at either end, not starting with a combining mark")
 
 NAME_RULES = ("a player's name: 1-64 printable characters (no control, format or bidi "
               "characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white "
@@ -97,8 +106,10 @@ NAME_RULES = ("a player's name: 1-64 printable characters (no control, format or
               "differ after case folding")
 
 
-def _valid_name(name: str) -> None:
-    problem = name_problem(name)
+def valid_text(text: str) -> None:
+    """A marshmallow validator of free text (:func:`text_problem`): ``ValidationError`` with
+    the reason, so the answer is 422 naming the field."""
+    problem = text_problem(text)
     if problem is not None:
         raise ValidationError(problem)
 
@@ -111,7 +122,7 @@ def name_key(name: str) -> str:
 def PlayerName(**kwargs: Any) -> fields.String:
     """A player's name: 1–64 printable characters in NFC, not padded (:func:`name_problem`)."""
     metadata = {"pattern": NAME_PATTERN, "description": NAME_RULES, **kwargs.pop("metadata", {})}
-    return fields.String(validate=[validate.Length(1, MAX_NAME), _valid_name],
+    return fields.String(validate=[validate.Length(1, MAX_NAME), valid_text],
                          metadata=metadata, **kwargs)
 
 
@@ -139,14 +150,17 @@ def Options(**kwargs: Any) -> fields.Dict:
 
 
 class Seed(fields.Field):
-    """A shuffle seed: a non-negative integer (up to 256 bits) or a string of 1–128 chars.
+    """A shuffle seed: a non-negative integer (up to 256 bits) or a string of 1–128
+    characters under the free-text rules (:func:`text_problem`).
     Its JSON Schema says so (``type: [integer, string]``, plus ``null`` where ``allow_none``),
     so a schema-valid seed is an accepted one."""
 
     def __init__(self, **kwargs: Any):
         metadata = {"type": ["integer", "string"], "minimum": 0, "maximum": 2**256 - 1,
                     "minLength": 1,
-                    "maxLength": 128, **kwargs.pop("metadata", {})}
+                    "maxLength": 128, "pattern": NAME_PATTERN,
+                    "description": f"an integer, or a string: {TEXT_RULES}",
+                    **kwargs.pop("metadata", {})}
         super().__init__(metadata=metadata, **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
@@ -157,8 +171,23 @@ class Seed(fields.Field):
                 raise ValidationError("An integer seed must be between 0 and 2**256 - 1.")
             return value
         if isinstance(value, str) and 1 <= len(value) <= 128:
+            valid_text(value)  # the free-text rules of a name (NUL, bidi, padding…)
             return value
         raise ValidationError("A seed is a non-negative integer or a string of 1-128 characters.")
+
+
+class AsciiInteger(fields.Integer):
+    """A non-negative integer of a query string or header, written in ASCII digits only:
+    ``"7"``; ``"+7"``, ``" 7"``, ``"７"`` (full-width) or ``"٧"`` are refused, not read as 7
+    (``int()`` would take them).  At most 19 digits are read (any bound of these fields is
+    below 10**19), so a long number costs nothing; its range is the field's ``Range``."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and not (value.isascii() and value.isdigit()
+                                           and len(value) <= 19):
+            raise ValidationError("Must be a whole number written in ASCII digits (0-9), "
+                                  "at most 19 of them.")
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class Code(fields.String):

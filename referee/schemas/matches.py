@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, fields, validate
 
-from referee.schemas.fields import (List, MAX_PLAYERS, Mode, Options, PlayerName, Seed,
-                                    StrictBoolean)
+from referee.schemas.fields import (AsciiInteger, List, MAX_PLAYERS, Mode, NAME_PATTERN,
+                                    Options, PlayerName, Seed, StrictBoolean, TEXT_RULES,
+                                    valid_text)
 
 MAX_SEQ = 2**63 - 1
 """The largest ``after`` (a Redis list index is a signed 64-bit integer)."""
@@ -81,7 +82,7 @@ class MatchActionSchema(Schema):
     the action's fields) and the expected version (or the ``If-Match`` header)."""
 
     action = fields.Dict(required=True, metadata={"description": "an action of the game"})
-    expected_version = fields.Integer(strict=True, validate=validate.Range(1), metadata={
+    expected_version = fields.Integer(strict=True, validate=validate.Range(1, MAX_SEQ), metadata={
         "description": "the version the action was chosen at; or send If-Match: \"<version>\""})
 
 
@@ -97,7 +98,7 @@ class MatchActedSchema(Schema):
     over = fields.Boolean(required=True)
 
 
-_AFTER = fields.Integer(load_default=0, validate=validate.Range(0, MAX_SEQ), metadata={
+_AFTER = AsciiInteger(load_default=0, validate=validate.Range(0, MAX_SEQ), metadata={
     "description": f"0 to {MAX_SEQ}"})
 
 _TICKET = fields.String(validate=validate.Length(1, 200), metadata={
@@ -110,7 +111,7 @@ class EventsQuerySchema(Schema):
     when there are none yet, wait up to S seconds (0–25) for one (long-polling)."""
 
     after = _AFTER
-    wait = fields.Integer(load_default=0, validate=validate.Range(0, 25), metadata={
+    wait = AsciiInteger(load_default=0, validate=validate.Range(0, 25), metadata={
         "description": "seconds to wait for a new event when there is none (0-25)"})
     ticket = _TICKET
 
@@ -130,7 +131,7 @@ class StreamHeadersSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    last_event_id = fields.Integer(data_key="Last-Event-ID", validate=validate.Range(0, MAX_SEQ),
+    last_event_id = AsciiInteger(data_key="Last-Event-ID", validate=validate.Range(0, MAX_SEQ),
                                    metadata={"description": "resume after this event seq"})
 
 
@@ -163,12 +164,14 @@ class RollbackProposeSchema(Schema):
     to_version = fields.Integer(required=True, strict=True, validate=validate.Range(1),
                                 metadata={"description": "the version whose game state "
                                           "returns"})
-    reason = fields.String(required=True, validate=validate.Length(1, 500))
+    reason = fields.String(required=True, validate=[validate.Length(1, 500), valid_text],
+                           metadata={"pattern": NAME_PATTERN,
+                                     "description": f"1-500 {TEXT_RULES}"})
     approval = fields.String(load_default="all", validate=validate.OneOf(["all", "majority"]),
                              metadata={"description": "digital mode: every seat approves, "
                                        "or more than half (a rollback across a finished "
                                        "hand's scoring always needs every seat)"})
-    expected_version = fields.Integer(strict=True, validate=validate.Range(1), metadata={
+    expected_version = fields.Integer(strict=True, validate=validate.Range(1, MAX_SEQ), metadata={
         "description": "the version the host saw; or send If-Match"})
 
 

@@ -31,7 +31,13 @@ class StoreError(Exception):
 
 
 class StoreUnavailable(StoreError):
-    """The backing store cannot be reached (HTTP 503 ``store-unavailable``, ``Retry-After``)."""
+    """The backing store cannot be reached or refuses the write (HTTP 503
+    ``store-unavailable``, ``Retry-After``); ``out_of_memory`` when it answered but refused
+    the write for lack of memory (Redis ``OOM`` under ``maxmemory`` with ``noeviction``)."""
+
+    def __init__(self, *args: object, out_of_memory: bool = False):
+        super().__init__(*args)
+        self.out_of_memory = out_of_memory
 
 
 class StoreFull(StoreError):

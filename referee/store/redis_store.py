@@ -120,7 +120,9 @@ def _guarded(method):
         try:
             return method(*args, **kwargs)
         except _DOWN as exc:
-            raise StoreUnavailable(f"Redis: {type(exc).__name__}") from None
+            full = isinstance(exc, redis.exceptions.OutOfMemoryError) or str(exc).startswith(
+                "OOM")
+            raise StoreUnavailable(f"Redis: {type(exc).__name__}", out_of_memory=full) from None
     return wrapper
 
 

@@ -78,12 +78,15 @@ def test_match_problems_are_burmese(client):
     both.send("post", act, headers={**auth(ana), "If-Match": '"2"'}, json={})
     both.send("delete", f"/v1/matches/{mid}", headers=auth(ana))  # 403 not the host
     both.send("get", f"/v1/matches/{mid}/audit")  # 403 before the end
-    both.send("post", f"/v1/matches/{mid}/rematch", headers=auth(host))  # 403 before the end
+    both.send("post", f"/v1/matches/{mid}/rematch", headers=auth(host))  # 409 before the end
     both.send("get", f"/v1/matches/{mid}/legal-actions")  # 401
     both.send("post", f"/v1/matches/{mid}/stream-tickets")  # 401
     both.send("get", f"/v1/matches/{mid}/events?ticket=nope")
     both.send("get", f"/v1/matches/{mid}/events?ticket=t", headers=auth(ana))
     both.send("get", f"/v1/matches/{mid}/events?after=-1")
+    both.send("get", f"/v1/matches/{mid}/events?after=\uff11")  # full-width digit
+    both.send("post", act, headers={**auth(ana), "If-Match": 'W/"2"'}, json=stand)  # weak
+    both.send("post", act, headers={**auth(ana), "If-Match": '"1' + "0" * 30 + '"'}, json=stand)
     both.send("get", f"/v1/matches/{mid}/events?after=1&after=2")
     both.send("get", f"/v1/matches/{mid}/stream", headers={"Last-Event-ID": "x"})
     rollback = f"/v1/matches/{mid}/rollback"
@@ -91,6 +94,8 @@ def test_match_problems_are_burmese(client):
     both.send("post", rollback, headers=auth(host), json={"to_version": 1, "reason": "x"})
     both.send("post", rollback, headers={**auth(host), "If-Match": '"2"'},
               json={"to_version": 5, "reason": "mistake"})
+    both.send("post", rollback, headers={**auth(host), "If-Match": '"2"'},
+              json={"to_version": 1, "reason": "mis\u202etake"})  # a bidi control
     both.send("delete", rollback, headers=auth(host))  # 409 none pending
     both.send("post", f"{rollback}/votes", headers=auth(ana),
               json={"proposal": 1, "approve": True})
@@ -121,6 +126,10 @@ def test_guard_problems_are_burmese(client):
     both.send("post", "/v1/matches", data='{"p": [' + ",".join(["1"] * 5000) + "]}",
               headers=json_type)
     both.send("post", "/v1/matches", data="{", headers=json_type)
+    both.send("post", "/v1/matches", data=b"\xef\xbb\xbf{}", headers=json_type)  # a BOM
+    both.send("post", "/v1/matches", data="{}".encode("utf-16"), headers=json_type)
+    both.send("post", "/v1/matches", data="{}",
+              headers={"Content-Type": "application/json; charset=latin-1"})
     both.send("post", "/v1/matches", data="x", headers={"Content-Type": "text/plain"})
     both.send("post", "/v1/matches", data=b"{" + b" " * 300000 + b"}", headers=json_type)
     both.send("put", "/v1/matches")

@@ -12,8 +12,9 @@ TARGET_ONE = {"game": "all-fours", "players": ["ana", "ben"], "dealer": "ana", "
 def test_af_s6_a_finished_match_rematches_with_the_same_seats_and_a_fresh_seed(client,
                                                                                table):
     game = table.create(client, **TARGET_ONE)
-    assert client.post(game.url + "/rematch", headers=bearer(game.token("host"))
-                       ).status_code == 403  # not over yet
+    early = client.post(game.url + "/rematch", headers=bearer(game.token("host")))
+    assert early.status_code == 409  # not over yet: a state conflict, not a permission
+    assert early.get_json()["type"] == "/problems/match-not-over"
     game.play_out(random.Random(1))
     assert client.post(game.url + "/rematch", headers=bearer(game.token("ben"))
                        ).status_code == 403  # the host starts it

@@ -86,11 +86,14 @@ def test_405_names_the_allowed_methods(port):
     b"-2\r\n{}\r\n0\r\n\r\n",      # negative size
     b"5\r\n{}\r\n0\r\n\r\n",       # size larger than the data that follows
     b"2\r\n{}0\r\n\r\n",           # chunk data not ended by CRLF
-], ids=["not-hex", "negative", "size-mismatch", "missing-crlf"])
+    b"2\n{}\n0\n\n",                # every chunk line ended by a bare LF (RFC 9112 7.1)
+    b"2\r\n{}\r\n0\n\n",            # the last chunk's line ended by a bare LF
+], ids=["not-hex", "negative", "size-mismatch", "missing-crlf", "bare-lf", "bare-lf-last"])
 def test_a_broken_chunked_body_is_400_invalid_body_with_connection_close(port, chunks):
     """gunicorn's chunk parser refuses the framing while the app reads the body: a 400
     problem naming the body, and the connection closes (the stream cannot be framed further),
-    never 500 with keep-alive."""
+    never 500 with keep-alive, nor a wait for a CRLF that never comes (that would be a 408
+    after the body deadline)."""
     head = (b"POST /v1/games/all-fours/setup HTTP/1.1\r\nHost: x\r\nContent-Type: "
             b"application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
     raw, _ = exchange(port, head, chunks)
@@ -100,3 +103,30 @@ def test_a_broken_chunked_body_is_400_invalid_body_with_connection_close(port, c
     assert headers["content-type"] == "application/problem+json"
     assert body["type"] == "/problems/bad-request"
     assert body["errors"] == [{"field": "body", "message": "broken chunked framing"}]
+
+
+@pytest.mark.parametrize("size", [b"ffffffffffffffffffff", b"40001", b"7fffffffffffffff"])
+def test_a_chunk_size_past_the_body_limit_is_413_at_once_with_connection_close(port, size):
+    """A chunk-size line that declares more than REFEREE_MAX_BODY_BYTES (256 KiB: 0x40001 is
+    one byte more) is refused when it is read, not waited for until the body deadline (a
+    408), and the connection closes."""
+    head = (b"POST /v1/games/all-fours/setup HTTP/1.1\r\nHost: x\r\nContent-Type: "
+            b"application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+    raw, _ = exchange(port, head, size + b"\r\n{}\r\n0\r\n\r\n")
+    status, headers, body = parse(raw)
+    assert status.startswith("HTTP/1.1 413 "), status
+    assert headers["connection"] == "close"
+    assert body["type"] == "/problems/payload-too-large"
+    assert body["errors"][0]["field"] == "body"
+
+
+def test_chunks_within_the_limit_are_read_as_before(port):
+    head = (b"POST /v1/games/spy/setup HTTP/1.1\r\nHost: x\r\nContent-Type: "
+            b"application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+    data = b'{"players": ["ana", "ben"], "seed": 1}'
+    half = len(data) // 2
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (data[:half], data[half:]))
+    raw, _ = exchange(port, head, chunks + b"0\r\n\r\n")
+    status, _, body = parse(raw)
+    assert status.startswith("HTTP/1.1 200 "), (status, body)
+    assert body["state"]["players"] == ["ana", "ben"]
