@@ -138,7 +138,15 @@ def test_a_full_redis_under_noeviction_is_503_and_not_ready_and_nothing_is_writt
     admin.config_set("maxmemory-policy", "noeviction")
     admin.config_set("maxmemory", "1")  # below what it already uses: every write is OOM
     try:
-        _assert_503(match.act("ben", {"type": "stand", "player": "ben"}, version=1))
+        refused = match.act("ben", {"type": "stand", "player": "ben"}, version=1)
+        _assert_503(refused)  # it answers, so the detail says it refuses writes, not "down"
+        assert refused.get_json()["detail"].startswith(
+            "The match store refuses writes: it is out of memory.")
+        burmese = client.post("/v1/matches", json={"game": "spy", "players": ["a", "b"]},
+                              headers={"Accept-Language": "my"})
+        _assert_503(burmese)
+        assert "memory" in burmese.get_json()["detail"]  # ပွဲသိမ်းဆည်းရာသည် မှတ်ဉာဏ် (memory) …
+        assert "မဖြေပါ" not in burmese.get_json()["detail"]  # not "does not answer"
         _assert_503(client.post("/v1/matches", json={"game": "spy", "players": ["a", "b"]}))
         _assert_503(client.get("/readyz"))  # it answers PING, but refuses writes
         assert client.get("/livez").status_code == 200
