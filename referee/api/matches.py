@@ -5,7 +5,7 @@ Each view parses, calls :class:`referee.matches.MatchService` and serialises.  T
 Errors are problem+json: 401 ``unauthorized`` (missing/unknown token where one is needed), 403
 ``forbidden`` (acting as another seat; the audit before the end; deleting without the host
 token), 404 ``not-found``, 409 ``version-conflict`` (with ``current_version``),
-``rollback-pending``, ``no-rollback``, 422
+``rollback-pending``, ``no-rollback``, ``match-not-over`` (a rematch before the end), 422
 ``invalid-input``/``invalid-setup``/``illegal-action``/``idempotency-key-reused``, 428
 ``precondition-required`` (no expected version), 503 ``store-unavailable`` with
 ``Retry-After`` (the match store is down; the stateless endpoints still answer).
@@ -295,12 +295,12 @@ def vote_rollback(body, match_id):
 @blp.route("/<match_id>/rematch", methods=["POST"])
 @blp.response(201, RematchSchema)
 @blp.alt_response(200, schema=RematchSchema, description="the rematch already started")
-@problems(401, 403, 404)
+@problems(401, 403, 404, 409)
 @needs_token
 def rematch(match_id):
     """Start the next match of a finished one (host token): same game, setup and seats —
     every seat and host token of this match acts in it — and a fresh seed.  Again: the same
-    rematch (200).  403 before the end."""
+    rematch (200).  403 not the host token; 409 ``match-not-over`` before the end."""
     svc, record, caller = _with_caller(match_id, required=True)
     status, body = svc.rematch(record, caller)
     return body, status, {"Location": f"{blp.url_prefix}/{body['id']}"}
