@@ -120,7 +120,8 @@ def book(game: str) -> Book:
     """The rulebook of registry game ``game`` (read once per process); KeyError if the game
     has no rulebook file."""
     path = FOLDER / f"{FILES[game]}.yaml"
-    return parse(game, yaml.safe_load(path.read_text(encoding="utf-8")))
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's where PyYAML has it
+    return parse(game, yaml.load(path.read_text(encoding="utf-8"), Loader=loader))
 
 
 def find(rule_id: str) -> Rule | None:

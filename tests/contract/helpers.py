@@ -1,6 +1,8 @@
 """Shared paths and helpers of the contract tests: the committed files and a live server."""
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import threading
 from contextlib import contextmanager
@@ -14,9 +16,18 @@ REPO = Path(__file__).resolve().parents[2]
 SCHEMAS = REPO / "schemas"
 
 
+FAST_YAML = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader where PyYAML has it (the same documents, ~7x faster)."""
+
+
 def committed_openapi() -> dict:
-    """The committed ``openapi.yaml``, parsed."""
-    return yaml.safe_load((REPO / "openapi.yaml").read_text())
+    """The committed ``openapi.yaml``, parsed (once; each caller gets its own copy)."""
+    return copy.deepcopy(_committed_openapi())
+
+
+@functools.lru_cache(maxsize=1)
+def _committed_openapi() -> dict:
+    return yaml.load((REPO / "openapi.yaml").read_text(), Loader=FAST_YAML)
 
 
 _VALIDATORS: dict[str, Draft202012Validator] = {}
