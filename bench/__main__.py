@@ -95,7 +95,7 @@ def check(server: Gunicorn, path: str, body: bytes) -> None:
 def main(argv: list[str] | None = None) -> None:
     args = parse(sys.argv[1:] if argv is None else argv)
     if args.smoke:
-        args.peak, args.fixed, args.warm, engine_seconds = 0.2, 0.2, 0.05, 0.05
+        args.peak, args.fixed, args.warm, engine_seconds = 0.1, 0.1, 0.02, 0.05
     else:
         args.warm, engine_seconds = 1.0, 2.0
     began = time.time()

@@ -42,6 +42,10 @@ RULE_ID = re.compile(r"[A-Z]+(-[A-Za-z0-9]+)+")
 SWAP_TRIES = 40
 """Pairs of hidden places a scramble tries to swap when rotating a whole pool is refused."""
 
+SWAP_REFUSALS = 8
+"""A scramble stops swapping after this many refused swaps in a row (a pool whose cards the
+state check pins to their places, e.g. a table-mode card known to be in one hand)."""
+
 PROPERTIES = ("listed-applies", "unlisted-refused", "no-mutation", "json-round-trip",
               "snapshot-round-trip", "no-leak", "info-set", "conserved", "progress")
 
@@ -90,8 +94,8 @@ def scrambled(engine: Engine, state: dict, viewer: str | None) -> tuple[dict, in
     First the whole pool is rotated (sorted by card, shifted by the largest count of one
     card, so every place gets another card when the cards allow); when the engine's state
     check refuses that (Spy: a card must fit what its base's answers told), pairs of places
-    are swapped one by one (at most ``SWAP_TRIES``), each swap kept only when the state check
-    accepts it."""
+    are swapped one by one (at most ``SWAP_TRIES``, stopping after ``SWAP_REFUSALS`` refusals
+    in a row), each swap kept only when the state check accepts it."""
     pools: dict[Any, list[tuple]] = {}
     for pool, path in engine.hidden_places(state, viewer):
         pools.setdefault(pool, []).append(path)
@@ -104,7 +108,7 @@ def scrambled(engine: Engine, state: dict, viewer: str | None) -> tuple[dict, in
             _set(out, paths[place], cards[order[(i + shift) % len(order)]])
     if not _accepted(engine, state, out):
         out = json_copy(state)
-        tries = SWAP_TRIES
+        tries, refused = SWAP_TRIES, 0
         for paths in pools.values():
             for i, first in enumerate(paths):
                 for second in paths[i + 1:]:
@@ -112,11 +116,14 @@ def scrambled(engine: Engine, state: dict, viewer: str | None) -> tuple[dict, in
                     if a == b or a != _get(state, first) or b != _get(state, second):
                         continue
                     tries -= 1
-                    if tries < 0:
+                    if tries < 0 or refused >= SWAP_REFUSALS:
                         break
                     _set(out, first, b)
                     _set(out, second, a)
-                    if not _accepted(engine, state, out):
+                    if _accepted(engine, state, out):
+                        refused = 0
+                    else:
+                        refused += 1
                         _set(out, first, a)
                         _set(out, second, b)
         _accepted(engine, state, out)

@@ -11,7 +11,7 @@ import pytest
 from referee.games.allfours.engine import ENGINE
 from referee.games.common.cards import PACK
 
-GAMES = 100
+GAMES = 40
 
 
 def _play_game(rng, players, mode, target):

@@ -22,7 +22,7 @@ from referee.games.spy.knowledge import ANSWERS
 from referee.games.spy.turn import action_violations, to_move
 from tests.spy.random_play import Step, play
 
-GAMES = {"digital": 250, "table": 70}
+GAMES = {"digital": 120, "table": 40}
 CHUNKS = 4
 
 
