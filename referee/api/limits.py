@@ -16,7 +16,7 @@ import sys
 from itertools import accumulate
 
 from flask import current_app, g, request
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from referee.api.errors import Problem
 from referee.api.json_codec import fast_loads
@@ -76,7 +76,8 @@ def _broken_framing(exc: BaseException) -> bool:
 def read_body() -> bytes:
     """The request body (cached for the views), read within ``BODY_TIMEOUT_SECONDS``: 408
     ``request-timeout`` (connection closed) when it does not arrive in time; 413 past
-    ``MAX_CONTENT_LENGTH`` when it is declared; 400 ``bad-request`` (connection closed: the
+    ``MAX_CONTENT_LENGTH`` when it is declared; 408 too (connection closed) when it stops
+    short of its ``Content-Length`` (a socket read timed out, or the client went away); 400 ``bad-request`` (connection closed: the
     rest of the stream cannot be framed) when the chunked framing is broken (a size that is
     not hexadecimal or is negative, a chunk line or chunk not ended by CRLF — a bare LF —,
     data shorter than its size); 413 at once when the chunk sizes declared pass the limit
@@ -94,6 +95,10 @@ def read_body() -> bytes:
                           "CRLF, that many bytes, CRLF.", headers=CLOSE,
                           errors=[{"field": "body", "message": "broken chunked framing"}]
                           ) from None
+        if isinstance(exc, ClientDisconnected):  # the body stopped short of its length: the
+            # socket's own read timed out (REFEREE_IO_TIMEOUT_SECONDS) or the client went away
+            raise Problem("request-timeout", "The request body stopped arriving before its "
+                          "declared length.", headers=CLOSE) from None
         if type(exc).__name__ != "Timeout" or type(exc).__module__.split(".")[0] != "gevent":
             raise
         raise Problem("request-timeout", f"The request body did not arrive within {seconds:g} "

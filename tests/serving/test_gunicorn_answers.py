@@ -81,3 +81,21 @@ def test_a_client_that_stops_reading_is_one_warning_line_without_a_traceback(ser
     assert timeouts[0]["level"] == "warning" and "exc_info" not in timeouts[0]
     assert not [line for line in lines if line.get("level") == "error"], lines
     assert not [line for line in lines if "Traceback" in json.dumps(line)], lines
+
+
+def test_a_body_whose_socket_read_times_out_is_408_with_close(server):
+    # REFEREE_IO_TIMEOUT_SECONDS (1 s here) below the body deadline (10 s): the socket read
+    # gives up first and the body ends short of its Content-Length — 408 request-timeout and
+    # the connection closed, not a 400 on a kept connection.
+    port, _ = server
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        sock.sendall(b"POST /v1/games/all-fours/setup HTTP/1.1\r\nHost: x\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+                     b'{"players"')
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408"), head
+    assert b"connection: close" in head.lower()
+    assert json.loads(body)["type"] == "/problems/request-timeout"
