@@ -27,6 +27,9 @@ TURN_PHASES = ("draw", *HOLDING_PHASES, "restart")
 AFTER_DRAW = (*HOLDING_PHASES, "restart", "hazard")
 """Phases in which the turn's player has drawn this turn: a second draw breaks GN-T1 in each
 (the turn passes only after the restart and the Hazard flips)."""
+AFTER_DISCARD = ("restart", "hazard")
+"""Phases in which the turn's player has discarded already: a further place or discard breaks
+GN-T3 (the discard is the last step of a turn), not the rule the game now waits on."""
 
 
 def face_down_count(grid: list[list[dict]]) -> int:
@@ -189,6 +192,8 @@ def _check_place(state: dict[str, Any], action: dict) -> list[Violation]:
     if player != turn["player"] or phase not in HOLDING_PHASES:
         if player == turn["player"] and phase == "draw":
             return [violation('GN-T1', "gnoming.place.before_draw", player=player)]
+        if player == turn["player"] and phase in AFTER_DISCARD:
+            return [violation('GN-T3', "gnoming.turn.discarded", player=player)]
         return [_not_now(state, player, "place")]
     if phase == "discard":
         code, params = bounce_problem(state)
@@ -224,6 +229,8 @@ def _check_discard(state: dict[str, Any], action: dict) -> list[Violation]:
     if player != turn["player"] or phase not in HOLDING_PHASES:
         if player == turn["player"] and phase == "draw":
             return [violation('GN-T1', "gnoming.discard.before_draw", player=player)]
+        if player == turn["player"] and phase in AFTER_DISCARD:
+            return [violation('GN-T3', "gnoming.turn.discarded", player=player)]
         return [_not_now(state, player, "discard")]
     found = _card_entry(state, action, None)
     if turn["holding"] == HAZARD and "pile" in action:
