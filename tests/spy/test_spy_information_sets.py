@@ -60,7 +60,7 @@ def hide(state: dict, owner: str, rng: random.Random, mode: str) -> dict:
 @pytest.mark.parametrize("mode", ["digital", "table"])
 def test_a_reader_cannot_tell_matches_apart_by_hidden_cards_spy_s2(mode):
     rng, compared = random.Random(12), 0
-    for _ in range(6):
+    for _ in range(10):
         first, real = new_game(rng, mode)
         if mode == "table":  # every card entered in the first match (the defender's truth)
             first = ENGINE.setup({"players": first["players"], "mode": "table",

@@ -52,21 +52,23 @@ def test_full_turn_in_order_spy_t1():
 def test_a_third_turn_round_cites_the_turning_rule_spy_m4():
     """SPY-M4 is the rule that lets the Spy be turned round, before or after the move: a third
     turn is refused under it (the most specific rule), not under the generic turn order."""
-    for done in (("turn_round", "move", "turn_round"), ("turn_round", "turn_round")):
-        game = start(THREE)
-        for kind in done:
-            game.do(kind, "A", **({"steps": 3} if kind == "move" else {}))
-        found = ENGINE.violations(game.state, {"type": "turn_round", "player": "A"})
-        assert [(v.rule, v.code) for v in found] == [("SPY-M4", "spy.turn.round_twice")]
+    game = start(THREE)
+    for kind in ("turn_round", "move", "turn_round"):
+        game.do(kind, "A", **({"steps": 3} if kind == "move" else {}))
+    found = ENGINE.violations(game.state, {"type": "turn_round", "player": "A"})
+    assert [(v.rule, v.code) for v in found] == [("SPY-M4", "spy.turn.round_twice")]
 
 
-def test_turning_round_twice_without_moving_uses_the_after_slot_spy_t1():
-    """SPY-T1/M4 [decision]: turning round twice is allowed (before and "after"), but then no
-    move may follow: it would come after the second turn."""
-    game = start(THREE).do("turn_round", "A").do("turn_round", "A")
-    assert game.base("A")["facing"] == "right"
-    assert game.rules("move", "A", steps=1) == {"SPY-T1"}
-    assert moves(ENGINE.legal_actions(game.state, "A")) == []
+def test_turning_round_twice_without_moving_is_refused_spy_m4_t1():
+    """SPY-T1 (each step at most once) and SPY-M4 (before or after the move): a second
+    turn_round straight after the first, with no move between, is neither; it is refused and
+    not offered, and the move stays possible."""
+    game = start(THREE).do("turn_round", "A")
+    assert game.base("A")["facing"] == "left"
+    found = ENGINE.violations(game.state, {"type": "turn_round", "player": "A"})
+    assert [(v.rule, v.code) for v in found] == [("SPY-M4", "spy.turn.round_again")]
+    legal = ENGINE.legal_actions(game.state, "A")
+    assert {"type": "turn_round", "player": "A"} not in legal and moves(legal)
 
 
 def test_neither_move_nor_spy_end_turn_spy_t1():

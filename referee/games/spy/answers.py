@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import UNKNOWN, Violation, event, violation
-from referee.games.spy.cards import BOMB, CARD_TYPE, TOP_SECRET_2, base_cards, movement_table
+from referee.games.spy.cards import (BOMB, CARD_TYPE, TOP_SECRET_2, base_cards,
+                                   movement_table, short_repr)
 from referee.games.spy.knowledge import (ANSWERS, CARD_ANSWERS, answer_allows, exposure_target,
                                          narrowed, stays_consistent)
 from referee.games.spy.positions import faced_index, mirror_index
@@ -59,15 +60,15 @@ def answer_violations(state: dict[str, Any], defender: str, position: int, answe
     """
     if answer not in ANSWERS:
         return [violation("SPY-R2", "spy.answer.unknown", "action.answer",
-                          choices=", ".join(ANSWERS), given=repr(answer))]
+                          choices=", ".join(ANSWERS), given=short_repr(answer))]
     base = state["bases"][defender]
     deck = base_cards(len(state["players"]))
     if answer in CARD_ANSWERS and card not in deck:
         return [violation(ANSWER_RULE[answer], "spy.answer.card_missing", "action.card",
-                          answer=repr(answer), choices=", ".join(deck), given=repr(card))]
+                          answer=short_repr(answer), choices=", ".join(deck), given=short_repr(card))]
     if answer not in CARD_ANSWERS and card is not None:
         return [violation(ANSWER_RULE[answer], "spy.answer.card_extra", "action.card",
-                          answer=repr(answer))]
+                          answer=short_repr(answer))]
     status = _status_violation(base, position, answer, defender)
     if status:
         return [status]
@@ -117,12 +118,12 @@ def _contradiction(base: dict[str, Any], position: int, allowed: set[str], answe
     public = base["candidates"][position]
     if not allowed & set(public):
         return violation(rule, "spy.answer.contradicts_public", "action.answer",
-                         answer=repr(answer), cards=list(public), **where)
+                         answer=short_repr(answer), cards=list(public), **where)
     known = base["cards"][position]
     if known != UNKNOWN and known not in allowed:
         return violation(rule, "spy.answer.contradicts_entered", "action.answer",
-                         answer=repr(answer), card=known, **where)
-    return violation(rule, "spy.answer.no_arrangement", "action.answer", answer=repr(answer))
+                         answer=short_repr(answer), card=known, **where)
+    return violation(rule, "spy.answer.no_arrangement", "action.answer", answer=short_repr(answer))
 
 
 def legal_answers(state: dict[str, Any]) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ Rules: SPY-C1 (30 cards in four colours), SPY-C2 (which colours hold a Bomb 2), 
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping
 
 COLOURS = ("green", "red", "blue", "yellow")
@@ -72,8 +73,13 @@ def card_moves_problems(card_moves: Any, base_size: int) -> list[tuple[str, str,
 
 
 def short_repr(value: Any) -> str:
-    """``repr`` of ``value``, cut short for a message."""
-    text = repr(value)
+    """``value`` as a message shows it, cut short: a text quoted (``'x'``), anything else as
+    the JSON the request sent (``["a", "b"]``, ``{"k": 1}``, ``true``, ``null``), never a
+    Python repr."""
+    if isinstance(value, str):
+        text = repr(value)
+    else:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
     return text if len(text) <= 40 else text[:37] + "..."
 
 

@@ -40,7 +40,7 @@ def players_problems(players: Any, problems: Problems, where: str) -> bool:
         problems.flag("SPY-S1", "spy.setup.players_repeated", where)
         ok = False
     if REFEREE in players:
-        problems.flag("SPY-S1", "spy.setup.player_reserved", where, given=repr(REFEREE))
+        problems.flag("SPY-S1", "spy.setup.player_reserved", where, given=short_repr(REFEREE))
         ok = False
     return ok
 
@@ -54,7 +54,7 @@ def options_problems(options: Mapping[str, Any], players: list[str], problems: P
     first = options.get("first_player")
     if first is not None and first not in players:
         problems.flag("SPY-S3", "spy.options.first_player", f"{where}.first_player",
-                      given=repr(first), players=", ".join(players))
+                      given=short_repr(first), players=", ".join(players))
 
 
 def colours_problems(colours: Any, players: list[str], problems: Problems, where: str) -> None:
@@ -69,7 +69,7 @@ def colours_problems(colours: Any, players: list[str], problems: Problems, where
             code = ("spy.setup.colour_two_players" if len(players) == 2
                     else "spy.setup.colour_not_allowed")
             problems.flag("SPY-S1", code, f"{where}.{player}", player=player,
-                          given=repr(colour), choices=", ".join(allowed))
+                          given=short_repr(colour), choices=", ".join(allowed))
     if len(set(map(str, colours.values()))) != len(colours):
         problems.flag("SPY-S1", "spy.setup.colours_repeated", where)
 

@@ -34,7 +34,7 @@ def state_problems(state: Any, resolve_options: Callable[[Any], dict]) -> Proble
         return problems
     for key in STATE_KEYS:
         if key not in state:
-            problems.flag("SPY-S2", "spy.snapshot.missing", f"state.{key}", key=repr(key))
+            problems.flag("SPY-S2", "spy.snapshot.missing", f"state.{key}", key=short_repr(key))
     for key in sorted(set(state) - set(STATE_KEYS)):
         problems.flag("SPY-S2", "spy.snapshot.extra", f"state.{key}", key=short_repr(key))
     if problems:
@@ -92,7 +92,7 @@ def _bases_problems(state: dict[str, Any], problems: Problems) -> None:
         for key in BASE_KEYS:
             if key not in base:
                 problems.flag("SPY-S2", "spy.snapshot.base_missing", f"{where}.{key}",
-                              key=repr(key))
+                              key=short_repr(key))
         for key in sorted(set(base) - set(BASE_KEYS)):
             problems.flag("SPY-S2", "spy.snapshot.base_extra", f"{where}.{key}",
                           key=short_repr(key))

@@ -14,7 +14,7 @@ from referee.games.common.jsoncopy import json_copy
 from referee.games.common.seats import next_seat
 from referee.games.spy.answers import (answer_violations, faced_position, legal_answers,
                                        resolve_answer, spied_position, true_answer)
-from referee.games.spy.cards import EXPOSED_CARD_STEPS, base_cards, movement_table
+from referee.games.spy.cards import EXPOSED_CARD_STEPS, base_cards, movement_table, short_repr
 from referee.games.spy.knowledge import narrowed, stays_consistent, steps_allow
 from referee.games.spy.positions import moved_gap, turned_round
 
@@ -64,10 +64,10 @@ def action_violations(state: dict[str, Any], action: Any) -> list[Violation]:
         return [violation("SPY-T1", "spy.action.not_object", "action")]
     kind, player = action.get("type"), action.get("player")
     if not isinstance(kind, str) or kind not in ACTION_FIELDS:
-        return [violation("SPY-T1", "spy.action.unknown_type", "action.type", given=repr(kind),
+        return [violation("SPY-T1", "spy.action.unknown_type", "action.type", given=short_repr(kind),
                           choices=", ".join(ACTION_FIELDS))]
     found = [violation("SPY-T1", "spy.action.extra_field", f"action.{key}", kind=kind,
-                       given=repr(key))
+                       given=short_repr(key))
              for key in sorted(set(map(str, action)) - {"type", "player", *ACTION_FIELDS[kind]})]
     if not isinstance(player, str) or player not in state["players"]:
         return found + [not_a_player(state, player, "action.player")]
@@ -82,7 +82,7 @@ def action_violations(state: dict[str, Any], action: Any) -> list[Violation]:
 
 def not_a_player(state: dict[str, Any], who: Any, where: str) -> Violation:
     """SPY-S1: ``who`` is not one of the players (an action's player, a viewer)."""
-    return violation("SPY-S1", "spy.player.unknown", where, given=repr(who),
+    return violation("SPY-S1", "spy.player.unknown", where, given=short_repr(who),
                      players=", ".join(state["players"]))
 
 
@@ -105,7 +105,7 @@ def _turn_violations(state: dict[str, Any], kind: str, player: str,
                           attacker=pending["attacker"], defender=pending["defender"])]
     if player != turn["player"]:  # a target nobody may spy on is named first (issue 13)
         target = _target_violations(state, player, action.get("target")) \
-            if kind == "spy" else []
+            if kind == "spy" else _steps_shape(action.get("steps")) if kind == "move" else []
         return target + [violation("SPY-P2", "spy.turn.not_yours", "action.player",
                                    turn=turn["player"], player=player)]
     found = _order_violations(turn["done"], kind, player)
@@ -119,8 +119,8 @@ def _turn_violations(state: dict[str, Any], kind: str, player: str,
 
 
 def _order_violations(done: list[str], kind: str, player: str) -> list[Violation]:
-    """SPY-T1 order, SPY-P2 a second move or spy, SPY-M4 turning round during a move or a
-    third time."""
+    """SPY-T1 order, SPY-P2 a second move or spy, SPY-M4 turning round during a move, twice
+    in a row (no move between) or a third time."""
     if kind == "end_turn":
         return []
     if kind in done and kind != "turn_round":
@@ -129,6 +129,9 @@ def _order_violations(done: list[str], kind: str, player: str) -> list[Violation
         if kind == "move" and done[-1] == "turn_round":
             found.append(violation("SPY-M4", "spy.turn.round_mid_move", "action.type"))
         return found
+    if kind == "turn_round" and done and done[-1] == "turn_round" and "move" not in done:
+        # SPY-M4: turned round before or after the move; twice in a row is neither
+        return [violation("SPY-M4", "spy.turn.round_again", "action.type", player=player)]
     if next_slot(slots_used(done) or 0, kind) is None:
         if kind == "turn_round":  # the rule that allows turning round limits it (SPY-M4)
             return [violation("SPY-M4", "spy.turn.round_twice", "action.type")]
@@ -139,8 +142,9 @@ def _order_violations(done: list[str], kind: str, player: str) -> list[Violation
 
 def move_violations(state: dict[str, Any], player: str, steps: Any) -> list[Violation]:
     """Why ``player``'s Spy may not move ``steps`` spaces (SPY-M1, SPY-M2, SPY-C3)."""
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-        return [violation("SPY-M1", "spy.move.steps_shape", "action.steps", given=repr(steps))]
+    shape = _steps_shape(steps)
+    if shape:
+        return shape
     base = state["bases"][player]
     position = faced_position(base)
     where = {"player": player, "position": position, "steps": steps}
@@ -165,11 +169,19 @@ def move_violations(state: dict[str, Any], player: str, steps: Any) -> list[Viol
     return []
 
 
+def _steps_shape(steps: Any) -> list[Violation]:
+    """SPY-M1: ``steps`` is a whole number of at least 1 (whoever sends it)."""
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        return [violation("SPY-M1", "spy.move.steps_shape", "action.steps",
+                          given=short_repr(steps))]
+    return []
+
+
 def _target_violations(state: dict[str, Any], player: str, target: Any) -> list[Violation]:
     """SPY-P1 name an opponent; SPY-P2/E1 never yourself or an eliminated player."""
     if not isinstance(target, str) or target not in state["players"]:
         return [violation("SPY-P1", "spy.spy.unknown_target", "action.target",
-                          given=repr(target))]
+                          given=short_repr(target))]
     if target == player:
         return [violation("SPY-P2", "spy.spy.self", "action.target", player=player)]
     if target in state["eliminated"]:
@@ -189,7 +201,7 @@ def legal_turn_actions(state: dict[str, Any]) -> list[dict[str, Any]]:
     player, done = turn["player"], turn["done"]
     used = slots_used(done) or 0
     out = []
-    if next_slot(used, "turn_round") is not None:
+    if not _order_violations(done, "turn_round", player):
         out.append({"type": "turn_round", "player": player})
     if "move" not in done and next_slot(used, "move") is not None:
         size = len(state["bases"][player]["cards"])
