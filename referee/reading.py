@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from referee.games.base import event_visible
+from referee.i18n.answers import localize_event
 
 _NUMBERING = ("seq", "version", "visible_to")
 """Fields the log adds (or the twin carries) that do not say what happened."""
@@ -29,7 +30,8 @@ def is_private_twin(public: dict[str, Any], private: dict[str, Any]) -> bool:
 
 def for_reader(events: Iterable[dict[str, Any]], viewer: str | None) -> list[dict[str, Any]]:
     """The events ``viewer`` (a player, ``PUBLIC`` or ``REFEREE``) may see, in order, a public
-    event dropped when the next one is its private twin that ``viewer`` sees too."""
+    event dropped when the next one is its private twin that ``viewer`` sees too; messages in
+    events rendered in the request's language (:func:`~referee.i18n.answers.localize_event`)."""
     logged = list(events)
     kept = []
     for index, ev in enumerate(logged):
@@ -39,5 +41,5 @@ def for_reader(events: Iterable[dict[str, Any]], viewer: str | None) -> list[dic
         if (following is not None and is_private_twin(ev, following)
                 and event_visible(following, viewer)):
             continue
-        kept.append(ev)
+        kept.append(localize_event(ev))
     return kept

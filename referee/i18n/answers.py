@@ -3,6 +3,8 @@
 - :func:`localize_problem`: a problem body's ``title``, ``detail`` and field ``message``s;
 - :func:`localize_view`: a game view's ``awaiting`` message (``{"code", "params"}``, Coup)
   as its sentence, the message kept as ``awaiting_message``;
+- :func:`localize_event`: an event's messages (a field holding ``{"code", "params"}``, e.g.
+  All Fours' ``game_over`` ``reason``) as sentences, each message kept as ``<field>_message``;
 - :func:`violation_answer`: one engine :class:`~referee.games.base.Violation` as the API shows
   it, ``{"rule", "title", "code", "message", "field"?}`` — ``title`` is the rule's title from
   the rulebook, ``message`` the sentence of ``code`` rendered in the reader's language by
@@ -68,3 +70,20 @@ def localize_view(view: dict[str, Any], lang: str | None = None) -> dict[str, An
         return view
     return {**view, "awaiting": render(now["code"], now["params"], lang or language()),
             "awaiting_message": now}
+
+
+def localize_event(ev: dict[str, Any], lang: str | None = None) -> dict[str, Any]:
+    """``ev`` as served: each field holding a message ``{"code", "params"}`` (All Fours'
+    ``game_over`` and ``redeal`` ``reason``) becomes its sentence in ``lang`` (default the
+    request's language), the message itself kept as ``<field>_message``.  An event without a
+    message is returned as it is (the input is never modified)."""
+    messages = {key: value for key, value in ev.items()
+                if isinstance(value, dict) and "code" in value and "params" in value}
+    if not messages:
+        return ev
+    lang = lang or language()
+    out = dict(ev)
+    for key, message in messages.items():
+        out[key] = render(message["code"], message["params"], lang)
+        out[f"{key}_message"] = message
+    return out

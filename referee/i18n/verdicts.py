@@ -22,8 +22,10 @@ DOMAIN = "verdicts"
 TERM_PARAMS = {"card": "card", "cards": "card", "kick": "card", "suit": "suit",
                "trump": "suit", "led": "suit", "character": "character",
                "characters": "character", "claimed": "character", "action": "action",
-               "doing": "doing"}
-"""Parameter name -> the kind of game term it holds (a list value renders item by item)."""
+               "doing": "doing", "target_points": "points"}
+"""Parameter name -> the kind of game term it holds (a list value renders item by item).
+``points`` is a count of points with its plural: 1 -> "1 point", 14 -> "14 points"
+(``term.points.one`` / ``term.points.other``, ``{count}``)."""
 
 GAME_OF_PREFIX = {"allfours": "all-fours", "coup": "coup", "spy": "spy", "gnoming": "gnoming"}
 
@@ -69,6 +71,9 @@ def term(kind: str, game: str, value: Any, lang: str) -> str:
         if kind == "character" and len(items) > 1:
             items[-2:] = [items[-2] + text("term.list_or", lang) + items[-1]]
         return text("term.list_separator", lang).join(items)
+    if kind == "points":
+        form = "one" if value == 1 else "other"
+        return _format(text(f"term.points.{form}", lang), {"count": str(value)})
     value = str(value)
     if kind == "card":
         return card_name(game, value, lang)

@@ -39,3 +39,59 @@ def test_af_i1_a_proven_renege_cites_af_i1_and_the_follow_rule_it_broke_af_p3():
     assert (renege["player"], renege["trick"], renege["rule"], renege["broke"]) == (
         "ben", 5, "AF-I1", "AF-P3")
     assert (renege["proven_by"], renege["proven_at"], renege["loses_game"]) == ("5H", 6, False)
+
+
+def test_af_b1_b2_a_play_before_the_begging_is_settled_cites_the_begging_rule_both_modes():
+    """AF-B1: the player on the dealer's right first stands or begs; AF-B2: the dealer answers a
+    beg. A play before that cites the begging rule the player would quote, whoever plays and
+    whatever the card (held or not), in digital and in table mode."""
+    state = setup(["ana", "ben"], "ben", HANDS, {0: "10D"})
+    for player, card in (("ana", "2H"), ("ben", "AH"), ("ben", "2H")):
+        assert _cited(state, type="play", player=player, card=card) == [
+            ("AF-B1", "allfours.play.before_stand_or_beg")]
+    begged = act(state, type="beg", player="ana")
+    assert _cited(begged, type="play", player="ana", card="2H") == [
+        ("AF-B2", "allfours.play.before_answer")]
+    table = ENGINE.setup({"players": ["ana", "ben"], "dealer": "ben", "mode": "table",
+                          "options": ENGINE.resolve_options({})}, 1)
+    assert _cited(table, type="play", player="ana", card="2H") == [
+        ("AF-D3", "allfours.play.before_deal")]
+    table = act(table, type="deal", player="ben", kick="10D")
+    assert _cited(table, type="play", player="ana", card="2H") == [
+        ("AF-B1", "allfours.play.before_stand_or_beg")]
+    table = act(table, type="beg", player="ana")
+    assert _cited(table, type="play", player="ben", card="2H") == [
+        ("AF-B2", "allfours.play.before_answer")]
+
+
+def test_af_s6_b2_game_over_reason_is_a_code_rendered_per_language_with_its_plural():
+    """AF-S6 with target 1: a given point (AF-B2) ends the game; the reason is a message code,
+    rendered "1 point" (not "1 points") in English and in Burmese."""
+    from referee.i18n.answers import localize_event
+    state = act(setup(["ana", "ben"], "ben", HANDS, {0: "10D"}, target=1),
+                type="beg", player="ana")
+    _, events = ENGINE.apply(state, {"type": "give_one", "player": "ben"})
+    over, = [e for e in events if e["type"] == "game_over"]
+    side = over["winner"]
+    assert over["reason"] == {"code": "allfours.game_over.target",
+                              "params": {"side": side, "target_points": 1}}
+    assert localize_event(over, "en")["reason"] == (
+        f"{side} reached 1 point: the game is won (AF-S6).")
+    assert localize_event(over, "my")["reason"] == (
+        f"{side} သည် အမှတ် 1 ရောက်ပြီး ဂိမ်းကို အနိုင်ရသည် (AF-S6)။")
+    assert localize_event(over, "my")["reason_message"] == over["reason"]
+    many = {**over, "reason": {**over["reason"], "params": {"side": side, "target_points": 14}}}
+    assert "reached 14 points" in localize_event(many, "en")["reason"]
+
+
+def test_af_p1_title_reads_right_for_a_card_not_in_hand_and_for_the_turn():
+    """AF-P1 is cited for a card not held ("every card dealt is played": one plays one's own
+    cards) and for the lead/turn: its title names both, in both languages."""
+    from referee.i18n.answers import violation_answer
+    state = act(setup(["ana", "ben"], "ben", HANDS, {0: "10D"}), type="stand", player="ana")
+    missing, turn = ENGINE.violations(state, {"type": "play", "player": "ben", "card": "QH"})
+    for found in (missing, turn):
+        assert violation_answer(found, "en")["title"] == "Leading and playing the cards dealt"
+        assert violation_answer(found, "my")["title"] == (
+            "ဦးဆောင်ခြင်း (lead) နှင့် ဝေထားသောကတ်များကို ကစားခြင်း")
+    assert violation_answer(missing, "en")["message"] == "ben does not hold the queen of hearts."

@@ -77,15 +77,18 @@ def award(state: dict[str, Any], kind: str, side: str, points: int) -> list[dict
     events = [event("points", award=kind, side=side, points=points,
                     score=dict(state["score"]))]
     if reached:
-        events += end_game(state, side, f"{side} reached {state['options']['target']} points")
+        events += end_game(state, side, "allfours.game_over.target",
+                           side=side, target_points=state["options"]["target"])
     return events
 
 
-def end_game(state: dict[str, Any], side: str, reason: str) -> list[dict]:
-    """Finish the game: ``side`` has won (AF-S6 or AF-I1)."""
-    state["winner"] = side
+def end_game(state: dict[str, Any], winner: str, code: str, **params: Any) -> list[dict]:
+    """Finish the game: side ``winner`` has won (AF-S6 or AF-I1).  The ``game_over`` event's
+    ``reason`` is a message ``{"code", "params"}`` (``allfours.game_over.*``), rendered in the
+    reader's language at the edge (:func:`referee.i18n.answers.localize_event`)."""
+    state["winner"] = winner
     state["phase"] = "game_over"
-    return [event("game_over", winner=side, reason=reason)]
+    return [event("game_over", winner=winner, reason={"code": code, "params": params})]
 
 
 def run_the_pack(state: dict[str, Any], table_kicks: list[str] | None) -> list[dict]:
@@ -128,7 +131,8 @@ def redeal(state: dict[str, Any]) -> list[dict]:
     seed; table: the dealer sends ``deal`` with the new kick)."""
     state["redeals"] += 1
     dealer = state["dealer"]
-    events = [event("redeal", dealer=dealer, reason="the pack ran out (AF-B4)")]
+    events = [event("redeal", dealer=dealer,
+                    reason={"code": "allfours.redeal.pack_ran_out", "params": {}})]
     if state["mode"] == "table":
         state["phase"] = "deal"
         state["next_dealer"] = dealer

@@ -97,8 +97,8 @@ def _record_claims(state: dict[str, Any], player: str, card: str) -> list[dict]:
             events.append(event("renege", **{k: v for k, v in renege.items() if k != "claim"}))
         if renege["loses_game"] and state["phase"] != "game_over":
             other = next(s for s in state["sides"] if s != renege["side"])
-            events += end_game(state, other, f"{player} failed to follow a trump lead in trick "
-                               f"{renege['trick']} while holding {card} (AF-I1)")
+            events += end_game(state, other, "allfours.game_over.renege", player=player,
+                               trick=renege["trick"], card=card)
     return events
 
 
