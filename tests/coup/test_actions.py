@@ -103,7 +103,8 @@ def test_coup_a6_steal_two_one_or_none(new_game):
 def test_coup_a6_steal_blocked_by_captain_or_the_games_exchanger_target_only(new_game):
     game = new_game(HANDS).do("steal", "A", target="B").do("pass", "B").do("pass", "C")
     assert game.rules("block", "C", character="captain") == {"COUP-A6"}
-    assert game.rules("block", "B", character="countess") == {"COUP-B1"}
+    # A6 names who blocks a steal: the Captain or the exchanger, not the Countess
+    assert game.rules("block", "B", character="countess") == {"COUP-A6"}
     assert game.rules("block", "B", character="inquisitor") == {"COUP-B2"}
     game.do("block", "B", character="captain").do("pass", "A").do("pass", "C")
     assert game.coins == {"A": 2, "B": 2, "C": 2}
@@ -166,7 +167,8 @@ def test_coup_a9_a_target_is_a_living_opponent(new_game):
 def test_coup_a2_the_actor_cannot_block_their_own_foreign_aid(new_game):
     game = new_game(HANDS).do("foreign_aid", "A")
     assert game.rules("block", "A", character="duchess") == {"COUP-A2"}
-    assert game.rules("block", "B", character="countess") == {"COUP-B1"}
+    # A2: foreign aid is blocked by the Duchess only
+    assert game.rules("block", "B", character="countess") == {"COUP-A2"}
 
 
 @pytest.mark.parametrize("kind, exchanger, rule", [

@@ -146,13 +146,13 @@ def test_non_target_captain_block_in_steals_challenge_window_cites_coup_a6(new_g
     assert found.message == "Only B, the target, may block a steal."
 
 
-def test_duchess_block_of_a_steal_in_its_challenge_window_cites_coup_b1(new_game):
-    """COUP-B1 (with A6): a steal is blocked by the Captain or the Ambassador, never the
-    Duchess — the same verdict before and after the challenge window closes."""
+def test_duchess_block_of_a_steal_in_its_challenge_window_cites_coup_a6(new_game):
+    """COUP-A6: a steal is blocked by the Captain or the Ambassador, never the Duchess — the
+    same verdict before and after the challenge window closes."""
     game = new_game(HANDS).do("steal", "A", target="B")
     early = _first(game, "block", "B", character="duchess")
     late = _first(game.do("pass", "B").do("pass", "C"), "block", "B", character="duchess")
-    assert early == late == ("COUP-B1", "coup.block.wrong_character")
+    assert early == late == ("COUP-A6", "coup.block.wrong_character")
 
 
 def test_inquisitor_block_in_an_ambassador_games_steal_window_cites_coup_b2(new_game):
@@ -169,7 +169,7 @@ def test_a_rightful_block_in_the_challenge_window_is_still_too_early_coup_w1(new
 
 
 def test_wrong_character_block_reads_or_and_burmese_names_the_duchess(new_game):
-    """COUP-B1 / COUP-A6 in both languages (findings F5): the blocking characters are joined
+    """COUP-A6 in both languages (findings F5): the blocking characters are joined
     with "or", and the Duchess is named in Burmese like the Captain and the Ambassador."""
     from referee.i18n.verdicts import render
     game = new_game(HANDS).do("steal", "A", target="B")
@@ -181,3 +181,40 @@ def test_wrong_character_block_reads_or_and_burmese_names_the_duchess(new_game):
     assert render(found.code, found.params, "my") == (
         "မြို့စားကြီးကတော် သည် ခိုးယူခြင်း ကို တန်ပြန်၍ မရပါ; ကပ္ပတိန် သို့မဟုတ် သံအမတ် "
         "သာ တန်ပြန်နိုင်သည်။")
+
+
+def test_captain_block_of_foreign_aid_cites_coup_a2_in_both_windows(new_game):
+    """COUP-A2: foreign aid is blocked by claiming the Duchess (the rule the objecting player
+    quotes), not B1's "a block is a claim"; the same for the Countess on a steal (A6) and the
+    Captain on an assassination (A5)."""
+    game = new_game(HANDS).do("foreign_aid", "A")
+    assert game.turn["stage"] == "block"
+    assert _refusal(game, "block", "B", character="captain") == (
+        "COUP-A2", "coup.block.wrong_character")
+    game = new_game(HANDS, coins={"A": 3}).do("assassinate", "A", target="B")
+    assert _refusal(game, "block", "B", character="captain") == (  # challenge window open
+        "COUP-A5", "coup.block.wrong_character")
+    game.do("pass", "B").do("pass", "C")
+    assert _refusal(game, "block", "B", character="captain") == (
+        "COUP-A5", "coup.block.wrong_character")
+
+
+def test_action_words_in_coup_sentences_are_burmese_terms_and_no_type_token(new_game):
+    """Every Coup action type renders through term.action.* (no raw 'block' in a Burmese
+    sentence); the awaiting texts carry no '(choose_card)' token in Burmese."""
+    import re
+
+    from referee.games.coup.actions import FIELDS
+    from referee.i18n.verdicts import render, term
+    latin = re.compile(r"[a-z_]{3,}")
+    for kind in FIELDS:
+        assert not latin.search(term("action", "coup", kind, "my")), kind
+        assert term("action", "coup", kind, "en")
+    game = new_game(HANDS).do("tax", "A")
+    [found] = ENGINE.violations(game.state, {"type": "prove", "player": "A", "card": "duchess"})
+    text = render(found.code, found.params, "my")
+    assert "prove" not in text and "သက်သေပြခြင်း" in text
+    for code in ("coup.now.choose_card", "coup.now.examine_decide", "coup.now.exchange",
+                 "coup.now.loss", "coup.now.show_card"):
+        my = render(code, {"actor": "A", "player": "A", "target": "B"}, "my")
+        assert not latin.search(my.replace("A", "").replace("B", "")), (code, my)

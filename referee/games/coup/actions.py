@@ -114,14 +114,14 @@ def _check_shape(state: dict[str, Any], action: Any, problems: Problems) -> bool
         problems.flag("COUP-S1", "coup.action.not_a_player", "action.player", player=repr(player))
     for key in action:
         if key not in ("type", "player") and key not in FIELDS[kind]:
-            problems.flag(rule, "coup.action.unknown_field", f"action.{key}", kind=kind,
+            problems.flag(rule, "coup.action.unknown_field", f"action.{key}", action=kind,
                           key=repr(key))
     for key, (types, required) in FIELDS[kind].items():
         value = action.get(key)
         if value is None and not required:
             continue
         if isinstance(value, bool) and bool not in types or not isinstance(value, types):
-            problems.flag(rule, "coup.action.field_type", f"action.{key}", kind=kind,
+            problems.flag(rule, "coup.action.field_type", f"action.{key}", action=kind,
                           key=repr(key),
                           types=' or '.join(t.__name__ for t in types))
     return not problems
@@ -200,7 +200,7 @@ def _specific(state: dict[str, Any], action: dict[str, Any]) -> Violation | None
 def _early_block(state: dict[str, Any], action: dict[str, Any]) -> Violation | None:
     """A block sent in the action's challenge window that no later moment would allow either:
     by a non-target of a steal or assassination (A6, A5), or claiming a character that does
-    not block this action (S2, B1) — the rule the objecting player quotes, not W1's "too
+    not block this action (S2; the action's rule A2, A5, A6, which names who blocks it) — the rule the objecting player quotes, not W1's "too
     early", which invites a retry (findings F4)."""
     turn, exchanger = state["turn"], state["options"]["exchanger"]
     declared, character = turn["action"]["type"], action["character"]
@@ -211,7 +211,7 @@ def _early_block(state: dict[str, Any], action: dict[str, Any]) -> Violation | N
         return violation("COUP-S2", "coup.block.not_a_character", "action.character",
                          name=repr(character))
     if character not in blocking_characters(declared, exchanger):
-        return violation("COUP-B1", "coup.block.wrong_character", "action.character",
+        return violation(ACTION_RULES[declared], "coup.block.wrong_character", "action.character",
                          character=character, action=declared,
                          characters=list(blocking_characters(declared, exchanger)))
     return None
@@ -244,16 +244,16 @@ def _wrong_stage(state: dict[str, Any], action: dict[str, Any]) -> Violation:
     if kind == "challenge" and stage == DECLARE:
         return violation("COUP-C1", "coup.challenge.no_claim", where, now=now)
     if kind in ("prove", "concede"):
-        return violation("COUP-C2", "coup.proof.no_challenge", where, kind=kind, now=now)
+        return violation("COUP-C2", "coup.proof.no_challenge", where, action=kind, now=now)
     if kind in _WINDOW and stage not in WINDOWS:
         rule = "COUP-T1" if kind == "pass" and stage == DECLARE else "COUP-W1"
         code = "coup.declare.no_pass" if rule == "COUP-T1" else "coup.window.none_open"
-        return violation(rule, code, where, kind=kind, now=now)
+        return violation(rule, code, where, action=kind, now=now)
     if kind in TURN_ACTIONS and stage != CHOOSE:
         return violation("COUP-T1", "coup.declare.already_declared", where,
                          actor=state["turn"]["player"], now=now)
     return violation(STAGE_RULES.get(stage, "COUP-W2"), "coup.stage.not_now", where,
-                     kind=kind, now=now)
+                     action=kind, now=now)
 
 
 def violations(state: dict[str, Any], action: Any) -> list[Violation]:

@@ -330,10 +330,11 @@ def _check_stage_fields(state: dict, problems: Problems) -> None:
     if kind == "examine" and exchanger != "inquisitor":
         problems.flag("COUP-B2", "coup.snapshot.examine_without_inquisitor", f"{where}.action")
     if stage in (ACTION_CHALLENGE, ACTION_PROOF) and claimed_character(kind, exchanger) is None:
-        problems.flag("COUP-C1", "coup.snapshot.nothing_to_challenge", f"{where}.stage", kind=kind)
+        problems.flag("COUP-C1", "coup.snapshot.nothing_to_challenge", f"{where}.stage",
+                      action=kind)
     if stage in (BLOCK, BLOCK_CHALLENGE, BLOCK_PROOF) and not blocking_characters(kind,
                                                                                   exchanger):
-        problems.flag("COUP-B1", "coup.snapshot.not_blockable", f"{where}.stage", kind=kind)
+        problems.flag("COUP-B1", "coup.snapshot.not_blockable", f"{where}.stage", action=kind)
     block = turn["block"]
     if (block is not None) != (stage in (BLOCK_CHALLENGE, BLOCK_PROOF)) and stage in (
             BLOCK, BLOCK_CHALLENGE, BLOCK_PROOF, DECLARE, ACTION_CHALLENGE, ACTION_PROOF):
@@ -346,7 +347,7 @@ def _check_stage_fields(state: dict, problems: Problems) -> None:
             or (stage in (BLOCK_CHALLENGE, BLOCK_PROOF)
                 and block["player"] not in eligible_blockers(state))):
         problems.flag("COUP-B1", "coup.snapshot.bad_block_claim", f"{where}.block",
-                      player=block['player'], kind=kind, name=block['character'])
+                      player=block['player'], action=kind, name=block['character'])
     if problems:
         return
     challenger = turn["challenger"]

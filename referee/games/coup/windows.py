@@ -67,7 +67,8 @@ def play_pass(state: dict[str, Any], action: dict[str, Any], events: list) -> No
 
 def check_block(state: dict[str, Any], action: dict[str, Any], problems: Problems) -> None:
     """COUP-B1, B2: an eligible blocker (A2 anyone, A5/A6 the target) claims a character of
-    this game that blocks this action."""
+    this game that blocks this action (a character that does not: the action's rule, A2, A5
+    or A6)."""
     _check_window_member(state, action["player"], problems)
     character = action["character"]
     exchanger = state["options"]["exchanger"]
@@ -79,7 +80,9 @@ def check_block(state: dict[str, Any], action: dict[str, Any], problems: Problem
         problems.flag("COUP-B2", "coup.block.character_not_in_game", "action.character",
                       character=character, characters=[exchanger])
     elif character not in blocking_characters(kind, exchanger):
-        problems.flag("COUP-B1", "coup.block.wrong_character", "action.character",
+        # the action's own rule names who blocks it (A2 Duchess, A5 Countess, A6 Captain or
+        # the exchanger): what the objecting player quotes, not B1's "a block is a claim"
+        problems.flag(ACTION_RULES[kind], "coup.block.wrong_character", "action.character",
                       character=character, action=kind,
                       characters=list(blocking_characters(kind, exchanger)))
 
