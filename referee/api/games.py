@@ -11,7 +11,7 @@ from flask.views import MethodView
 
 from referee.api.errors import MAX_LISTED, PROBLEM_MIMETYPE, Problem, ProblemSchema
 from referee.api.parsing import Blueprint, json_object
-from referee.i18n.answers import violation_answer
+from referee.i18n.answers import localize_game, violation_answer
 from referee.loading import game_entry, load_action, load_setup, load_state
 from referee.registry import GAMES
 from referee.schemas.common import (ActionRequestSchema, ApplyResponseSchema, GameSchema,
@@ -34,9 +34,11 @@ _ACTION = _SNAPSHOT.replace(" or ", ", ") + ", or invalid-input for an unknown a
 
 
 def describe(name: str) -> dict:
-    """A registry entry as shown by the API."""
+    """A registry entry as shown by the API, its title and option descriptions in the
+    negotiated language."""
     entry = game_entry(name)
-    return {**entry.engine.describe(), "actions": list(entry.schemas.ACTION_SCHEMAS)}
+    return {**localize_game(entry.engine.describe()),
+            "actions": list(entry.schemas.ACTION_SCHEMAS)}
 
 
 @blp.route("")

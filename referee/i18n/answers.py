@@ -5,6 +5,8 @@
   as its sentence, the message kept as ``awaiting_message``;
 - :func:`localize_event`: an event's messages (a field holding ``{"code", "params"}``, e.g.
   All Fours' ``game_over`` ``reason``) as sentences, each message kept as ``<field>_message``;
+- :func:`localize_game`: a game's description (``GET /v1/games``): its title from the
+  rulebook, each option's ``description`` from the catalog (``game.<game>.option.<key>``);
 - :func:`violation_answer`: one engine :class:`~referee.games.base.Violation` as the API shows
   it, ``{"rule", "title", "code", "message", "field"?}`` — ``title`` is the rule's title from
   the rulebook, ``message`` the sentence of ``code`` rendered in the reader's language by
@@ -20,8 +22,8 @@ from referee.api.problem_bounds import TEXT_CHARS, bounded_params, clip
 from referee.i18n import DEFAULT
 from referee.i18n.catalogs import translate
 from referee.i18n.negotiation import language
-from referee.i18n.verdicts import render
-from referee.rulebook import find
+from referee.i18n.verdicts import UnknownMessage, render, text
+from referee.rulebook import book, find
 
 
 def localize_problem(body: dict[str, Any]) -> dict[str, Any]:
@@ -86,4 +88,29 @@ def localize_event(ev: dict[str, Any], lang: str | None = None) -> dict[str, Any
     for key, message in messages.items():
         out[key] = render(message["code"], message["params"], lang)
         out[f"{key}_message"] = message
+    return out
+
+
+def localize_game(described: dict[str, Any], lang: str | None = None) -> dict[str, Any]:
+    """A game's description (``Engine.describe()``) in ``lang`` (default the request's
+    language): ``title`` from the game's rulebook, each option's ``description`` from the
+    verdicts catalog (``game.<name>.option.<key>``; English is the engine's own text, which
+    the catalog repeats).  A game without a rulebook or a catalog text keeps its English
+    (the input is never modified)."""
+    lang = lang or language()
+    if lang == DEFAULT:
+        return described
+    out = dict(described)
+    try:
+        out["title"] = book(described["name"]).title[lang]
+    except (KeyError, FileNotFoundError):
+        pass
+    options = {}
+    for key, spec in described.get("options", {}).items():
+        try:
+            spec = {**spec, "description": text(f"game.{described['name']}.option.{key}", lang)}
+        except UnknownMessage:
+            pass
+        options[key] = spec
+    out["options"] = options
     return out

@@ -161,3 +161,79 @@ def test_metrics_limits_and_an_unanswering_store_are_burmese():
 def test_the_check_can_fail():
     assert untranslated({"title": "Invalid input", "detail": "ကစား",
                          "errors": [{"field": "x", "message": "ကစား"}]}) == ["Invalid input"]
+
+
+# --- engine texts that are not problems: also Burmese under `my` (issue 13) ---------------
+LATIN_WORD = re.compile(r"\b[a-z]+_[a-z_]+\b|\([a-z_]+\)")
+"""An API token left in a sentence: an action type such as lose_influence or '(choose_card)'."""
+
+
+def test_games_titles_and_option_descriptions_are_burmese(client):
+    """GET /v1/games and /v1/games/{game}: the title and every option description."""
+    from referee.loading import game_entry
+    listed = client.get("/v1/games", headers=MY).get_json()
+    assert listed
+    for game in listed:
+        one = client.get(f"/v1/games/{game['name']}", headers=MY).get_json()
+        english = client.get(f"/v1/games/{game['name']}").get_json()
+        assert one == game
+        assert english["title"] == game_entry(game["name"]).engine.title
+        assert MYANMAR.search(game["title"]), game["name"]
+        for key, spec in game["options"].items():
+            assert MYANMAR.search(spec["description"]), (game["name"], key)
+            # the English catalog repeats the engine's own text (they cannot drift apart)
+            from referee.i18n.verdicts import text
+            assert text(f"game.{game['name']}.option.{key}", "en") == english["options"][
+                key]["description"]
+
+
+def test_all_fours_game_over_reason_is_burmese_with_its_message_af_s6(client):
+    """AF-S6 with target 1: the given point (AF-B2) ends the game; the event's reason is a
+    Burmese sentence under `my`, "1 point" in English (not "1 points")."""
+    m = _match(client, options={"target": 1})
+    mid, ana, ben = m["id"], m["seats"]["ana"], m["seats"]["ben"]
+    act = f"/v1/matches/{mid}/actions"
+    beg = client.post(act, headers={"Authorization": f"Bearer {ana}", "If-Match": '"1"'},
+                      json={"action": {"type": "beg", "player": "ana"}})
+    assert beg.status_code == 200, beg.get_json()
+    given = client.post(act, headers={"Authorization": f"Bearer {ben}", "If-Match": '"2"',
+                                      **MY},
+                        json={"action": {"type": "give_one", "player": "ben"}}).get_json()
+    over, = [e for e in given["events"] if e["type"] == "game_over"]
+    assert MYANMAR.search(over["reason"]) and "points" not in over["reason"]
+    assert over["reason_message"]["code"] == "allfours.game_over.target"
+    english = client.get(f"/v1/matches/{mid}/events").get_json()["events"]
+    over, = [e for e in english if e["type"] == "game_over"]
+    assert over["reason"].endswith("reached 1 point: the game is won (AF-S6).")
+    mine = client.get(f"/v1/matches/{mid}/events", headers=MY).get_json()["events"]
+    assert all(MYANMAR.search(e["reason"]) for e in mine if "reason" in e)
+
+
+def test_engine_refusals_carry_no_api_tokens_or_python_reprs_in_burmese(client):
+    """Coup: an action type in a Burmese sentence is a term (not 'block ကို'); Spy SPY-C3:
+    a value quoted in a card_moves message is JSON, never a Python repr, in both languages."""
+    coup = client.post("/v1/games/coup/setup", json={"players": ["a", "b", "c"], "seed": 2})
+    state = coup.get_json()["state"]
+    for action in ({"type": "prove", "player": "a", "card": "duchess"},
+                   {"type": "block", "player": "b", "character": "duchess"},
+                   {"type": "pass", "player": state["turn"]["player"]}):
+        answer = client.post("/v1/games/coup/validate", headers=MY,
+                             json={"state": state, "action": action}).get_json()
+        assert answer["violations"], action
+        for v in answer["violations"]:
+            assert MYANMAR.search(v["message"]) and not LATIN_WORD.search(v["message"]), v
+    for lang in ({}, MY):
+        bad = client.post("/v1/games/spy/setup", headers=lang, json={
+            "players": ["a", "b"], "seed": 1,
+            "options": {"card_moves": {"safe_1": ["a", "b"], "bomb_1": {"k": True}}}})
+        messages = [e["message"] for e in bad.get_json()["errors"]]
+        assert len(messages) == 2 and all("['a'" not in t and "True" not in t
+                                          for t in messages), messages
+        assert any('["a", "b"]' in t for t in messages) and any(
+            '{"k": true}' in t for t in messages)
+
+
+def test_the_token_check_can_fail():
+    assert LATIN_WORD.search("{player} သည် မှောက်ထားသောကတ်ကို လှန်ရမည် (lose_influence)။")
+    assert LATIN_WORD.search("ယခု choose_card မလုပ်နိုင်ပါ")
+    assert not LATIN_WORD.search("ယခု တန်ပြန်ခြင်း မလုပ်နိုင်ပါ")
