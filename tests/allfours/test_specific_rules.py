@@ -95,3 +95,17 @@ def test_af_p1_title_reads_right_for_a_card_not_in_hand_and_for_the_turn():
         assert violation_answer(found, "my")["title"] == (
             "ဦးဆောင်ခြင်း (lead) နှင့် ဝေထားသောကတ်များကို ကစားခြင်း")
     assert violation_answer(missing, "en")["message"] == "ben does not hold the queen of hearts."
+
+
+def test_af_b3_a_beg_or_stand_after_running_the_pack_cites_af_b3_no_second_beg():
+    """AF-B3: a new kick of another suit becomes trump and play starts "(no second beg)": a
+    beg or stand then cites AF-B3, not AF-B1's generic "only before play"."""
+    state = act(setup(["ana", "ben"], "ben", HANDS, {0: "10D", 7: "2S"}),
+                type="beg", player="ana")
+    state = act(state, type="run_pack", player="ben")
+    assert (state["phase"], state["trump"], state["beg"]) == ("play", "S", "run_pack")
+    for kind in ("beg", "stand"):
+        assert _cited(state, type=kind, player="ana") == [("AF-B3", "allfours.beg.after_run")]
+    # a hand that stood: AF-B1 (stand or beg once, before play)
+    stood = act(setup(["ana", "ben"], "ben", HANDS, {0: "10D"}), type="stand", player="ana")
+    assert _cited(stood, type="beg", player="ana") == [("AF-B1", "allfours.beg.not_now")]

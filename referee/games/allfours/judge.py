@@ -56,6 +56,9 @@ def _kick_field(state, kick, where, required) -> list[Violation]:
 
 
 def _stand_or_beg(state, action, player):
+    if state["phase"] == "play" and state["beg"] == "run_pack":
+        # AF-B3: after running the pack the new trump stands and play starts: no second beg
+        return [violation("AF-B3", "allfours.beg.after_run", "action.type")]
     if state["phase"] != "beg":
         return [violation("AF-B1", "allfours.beg.not_now", "action.type")]
     right = player_right_of(state["players"], state["dealer"])
