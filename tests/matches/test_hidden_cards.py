@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from referee.i18n.answers import localize_view
+from referee.i18n.answers import localize_event, localize_view
 from referee.registry import GAMES
 from tests.conformance_checks import _get, scrambled
 
@@ -81,7 +81,7 @@ def check_events(match, readers: list[str | None]) -> None:
                     and "visible_to" in following
                     and (viewer == "__referee__" or viewer in following["visible_to"])):
                 continue  # this reader gets the twin, with the secret, instead
-            expected.append(ev)
+            expected.append(localize_event(ev, "en"))  # a reason message as its sentence
         assert served == expected, reader
     for i, secret in enumerate(logged):
         twin = logged[i - 1] if i else {}
