@@ -35,6 +35,8 @@ import json
 import time
 from typing import Any, Iterator
 
+from referee.i18n import DEFAULT
+from referee.i18n.negotiation import speaking
 from referee.loading import game_entry
 from referee.callers import Caller, see
 from referee.matches import rollback_view
@@ -115,11 +117,12 @@ def reader_view(record: dict[str, Any], caller: Caller) -> dict[str, Any]:
 
 
 def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbeat: float,
-           limit: float) -> Iterator[str]:
+           limit: float, lang: str = DEFAULT) -> Iterator[str]:
     """The SSE text of ``caller``'s stream of ``match_id`` from ``seq`` > ``after``, for at
     most ``limit`` seconds, a heartbeat after each ``heartbeat`` quiet seconds (see the module
-    docstring).  Reads the store once per change (a read shared with the other readers of the
-    match woken by the same change); never raises once started."""
+    docstring), its views and events rendered in ``lang`` (the request's negotiated language:
+    the stream outlives its request).  Reads the store once per change (a read shared with the
+    other readers of the match woken by the same change); never raises once started."""
     deadline = time.monotonic() + limit
     shown = None
     yield "retry: 2000\n\n"
@@ -135,12 +138,15 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
             except StoreUnavailable:
                 yield sse({"version": shown, "reason": "reconnect"}, "end")
                 return
-            for ev in for_reader(logged, caller.viewer):
+            with speaking(lang):
+                shown_events = for_reader(logged, caller.viewer)
+            for ev in shown_events:
                 yield sse(ev, "event", ev["seq"])
             after = logged[-1]["seq"] if logged else after
             if record["version"] != shown:
                 shown = record["version"]
-                current = reader_view(record, caller)
+                with speaking(lang):
+                    current = reader_view(record, caller)
                 yield sse(current, "view")
                 if current["over"]:
                     yield sse({"version": shown, "reason": "over"}, "end")

@@ -22,6 +22,7 @@ from referee import disputes, live
 from referee.api.errors import ProblemSchema, problem_response
 from referee.refusals import InvalidInput
 from referee.matches import MatchService
+from referee.i18n.negotiation import language
 from referee.schemas.matches import (AuditSchema, EventsQuerySchema, MatchActedSchema,
                                      MatchActionSchema, MatchCreatedSchema, MatchCreateSchema,
                                      MatchEventsSchema, MatchLegalActionsSchema, MatchViewSchema,
@@ -222,7 +223,8 @@ def stream(query, match_id, last_event_id=None):
     after = query["after"] if last_event_id is None else last_event_id
     config = current_app.config
     body = live.follow(svc.store, record["id"], caller, after,
-                       config["STREAM_HEARTBEAT_SECONDS"], config["STREAM_MAX_SECONDS"])
+                       config["STREAM_HEARTBEAT_SECONDS"], config["STREAM_MAX_SECONDS"],
+                       lang=language())
     return Response(body, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

@@ -9,7 +9,10 @@ own quality (``my-MM;q=0.5, en;q=0.1`` -> ``my``); nothing acceptable -> English
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 from functools import lru_cache
+from typing import Iterator
 
 from flask import Flask, Response, g, has_request_context, request
 from werkzeug.datastructures import LanguageAccept
@@ -47,8 +50,28 @@ def best_language(header: str) -> str:
     return best
 
 
+_SPEAKING: contextvars.ContextVar[str | None] = contextvars.ContextVar("referee_speaking",
+                                                                       default=None)
+
+
+@contextlib.contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Render in ``lang`` inside the block, request or not: for answers made after their
+    request has returned, e.g. a match stream's messages (:func:`referee.live.follow`).
+    Do not yield inside the block."""
+    token = _SPEAKING.set(lang)
+    try:
+        yield
+    finally:
+        _SPEAKING.reset(token)
+
+
 def language() -> str:
-    """The negotiated language of the current request (``"en"`` outside a request)."""
+    """The language to render in: the one :func:`speaking` sets, else the current request's
+    negotiated language (``"en"`` outside a request)."""
+    spoken = _SPEAKING.get()
+    if spoken is not None:
+        return spoken
     if not has_request_context():  # scripts, the contract generator, pure-function tests
         return DEFAULT
     lang = g.get("referee_language")

@@ -162,3 +162,32 @@ def test_a_deleted_match_ends_its_streams_and_quiet_streams_beat(live_client, ta
     assert live_client.delete(game.url, headers=bearer(game.token("host"))).status_code == 204
     assert public.until("end")[-1]["data"] == {"version": 1, "reason": "gone"}
     public.close()
+
+
+def _burmese(text: str) -> bool:
+    return any("\u1000" <= ch <= "\u109f" for ch in text)
+
+
+def test_a_stream_speaks_the_negotiated_language_as_the_other_reads(live_client, table,
+                                                                   stream):
+    # Accept-Language: my — the stream's views (Coup's awaiting sentence) and events (All
+    # Fours' game_over reason, AF-S6) are Burmese, as GET …/events and GET … answer them.
+    coup = table.create(live_client, game="coup", players=["ana", "ben"], seed=3)
+    ana = stream(live_client, coup.url + "/stream",
+                 {**bearer(coup.token("ana")), "Accept-Language": "my"})
+    view = ana.until("view")[-1]["data"]["view"]
+    ana.close()
+    assert _burmese(view["awaiting"]) and view["awaiting"] == coup.client.get(
+        coup.url, headers={**bearer(coup.token("ana")), "Accept-Language": "my"}
+    ).get_json()["view"]["awaiting"]
+    game = table.create(live_client, **TARGET_ONE)
+    ben = stream(live_client, game.url + "/stream",
+                 {**bearer(game.token("ben")), "Accept-Language": "my"})
+    ben.until("view")
+    game.play_out(random.Random(42))
+    events = [m["data"] for m in ben.until("end") if m["event"] == "event"]
+    ben.close()
+    over = next(ev for ev in events if ev["type"] == "game_over")
+    assert _burmese(over["reason"])
+    assert events == game.client.get(game.url + "/events", headers={
+        **bearer(game.token("ben")), "Accept-Language": "my"}).get_json()["events"]
