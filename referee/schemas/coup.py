@@ -8,10 +8,11 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.games.base import UNKNOWN
-from referee.games.coup.cards import CHARACTERS, HOST
+from referee.games.coup.cards import CHARACTERS
 from referee.games.coup.flow import STAGES
-from referee.schemas.fields import (List, Code, Mode, Options, PlayerName, Players, Seed,
-                                    StrictBoolean, action_schema)
+from referee.games.coup.vocabulary import VOCABULARY
+from referee.schemas.fields import List, Code, Mode, Options, PlayerName, Players, Seed
+from referee.schemas.vocabulary import action_schemas
 
 
 def Character(**kwargs):
@@ -128,38 +129,6 @@ class StateSchema(Schema):
     disputes = List(fields.Nested(DisputeSchema), required=True)
 
 
-def _target() -> dict:
-    return {"target": PlayerName(required=True)}
-
-
-_ACTIONS = [  # (type, what it does, its fields besides type and player)
-    ("income", "Take 1 coin (COUP-A1).", {}),
-    ("foreign_aid", "Take 2 coins; the Duchess blocks it (COUP-A2).", {}),
-    ("coup", "Pay 7: the target loses one influence (COUP-A3).", _target()),
-    ("tax", "Duchess: take 3 coins (COUP-A4).", {}),
-    ("assassinate", "Assassin: pay 3, the target loses one influence (COUP-A5).", _target()),
-    ("steal", "Captain: take 2 coins from the target (COUP-A6).", _target()),
-    ("exchange", "Ambassador (COUP-A7) or Inquisitor (COUP-A8a) exchange.", {}),
-    ("examine", "Inquisitor: look at one of the target's cards (COUP-A8b).", _target()),
-    ("challenge", "Challenge the open claim (COUP-C1).", {}),
-    ("pass", "Decline to challenge or block in the open window (COUP-W1).", {}),
-    ("concede", "Answer a challenge by not proving (COUP-C2, C3).", {}),
-    ("close_window", f"The host ({HOST!r}) closes the open window: whoever has not acted "
-     "passes (COUP-W1).", {}),
-    ("block", "Block by claiming a character (COUP-B1).", {"character": Character(required=True)}),
-    ("prove", "Reveal the claimed character (COUP-C2, C4); card required in table mode.",
-     {"card": Character()}),
-    ("lose_influence", "Turn up one face-down card (COUP-L1).",
-     {"card": Character(required=True)}),
-    ("return_cards", "Return the exchange's cards to the court deck (COUP-A7, A8a).",
-     {"cards": List(CardOrUnknown(), required=True, validate=validate.Length(0, 8))}),
-    ("show_card", "Show one face-down card to the Inquisitor (COUP-A8b).",
-     {"card": CardOrUnknown(required=True)}),
-    ("examine_decide", "Give the examined card back or have it swapped (COUP-A8b).",
-     {"swap": StrictBoolean(required=True)}),
-    ("choose_card", "2 players: choose the second card from your pile (COUP-S5).",
-     {"card": CardOrUnknown(required=True)}),
-]
-
-ACTION_SCHEMAS: dict[str, type[Schema]] = {
-    kind: action_schema(kind, doc, **extra) for kind, doc, extra in _ACTIONS}
+ACTION_SCHEMAS: dict[str, type[Schema]] = action_schemas(VOCABULARY, {
+    "character": Character, "card_or_unknown": CardOrUnknown})
+"""One Schema per action declared in ``referee/games/coup/vocabulary.py``."""

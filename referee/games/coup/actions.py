@@ -1,5 +1,5 @@
-"""The action vocabulary (coup.md "Vocabulary"): each action's fields, which actions each stage
-of the turn accepts, and the dispatch to the rules of each action.
+"""Judging Coup's actions (coup.md "Vocabulary", declared in ``vocabulary.py``): which actions
+each stage of the turn accepts, and the dispatch to the rules of each action.
 
 ``violations`` checks, in order: the action's shape, that the game is not over (E1), the
 rule that forbids the action itself whatever the moment (issue 13: a challenge of an action
@@ -14,32 +14,15 @@ from typing import Any, Callable
 
 from referee.games.base import Problems, Violation, violation
 from referee.games.coup import choices, declare, windows
-from referee.games.coup.cards import (ACTION_RULES, CHARACTERS, HOST, INQUISITOR, TURN_ACTIONS,
+from referee.games.common.vocabulary import check_shape, dispatch
+from referee.games.coup.cards import (ACTION_RULES, CHARACTERS, INQUISITOR, TURN_ACTIONS,
                                       blocking_characters, characters_in_game,
                                       claimed_character, exchange_return_rule,
                                       only_target_blocks)
 from referee.games.coup.flow import (ACTION_CHALLENGE, BLOCK, BLOCK_CHALLENGE, CHOOSE, DECIDE,
                                      DECLARE, EXCHANGE, OVER, PROOFS, SHOW, WINDOWS, claimant,
                                      claimed, window_waiting)
-
-# type: {field: (accepted python types, required)}
-FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    **{kind: {} for kind in ("income", "foreign_aid", "tax", "exchange")},
-    **{kind: {"target": ((str,), True)} for kind in ("coup", "assassinate", "steal", "examine")},
-    **{kind: {} for kind in ("challenge", "pass", "concede", "close_window")},
-    "block": {"character": ((str,), True)},
-    "prove": {"card": ((str,), False)},
-    "lose_influence": {"card": ((str,), True)},
-    "return_cards": {"cards": ((list,), True)},
-    "show_card": {"card": ((str,), True)},
-    "examine_decide": {"swap": ((bool,), True)},
-    "choose_card": {"card": ((str,), True)},
-}
-
-TYPE_RULES = {**ACTION_RULES, "challenge": "COUP-C1", "pass": "COUP-W1",
-              "close_window": "COUP-W1", "block": "COUP-B1", "prove": "COUP-C2",
-              "concede": "COUP-C2", "lose_influence": "COUP-L1", "return_cards": "COUP-A7",
-              "show_card": "COUP-A8b", "examine_decide": "COUP-A8b", "choose_card": "COUP-S5"}
+from referee.games.coup.vocabulary import VOCABULARY
 
 _WINDOW = ("pass", "close_window")
 STAGE_ACTIONS = {
@@ -54,7 +37,7 @@ STAGE_RULES = {CHOOSE: "COUP-S5", DECLARE: "COUP-T1", **{s: "COUP-W1" for s in W
 
 Check = Callable[[dict, dict, Problems], None]
 Play = Callable[[dict, dict, list], None]
-RULES: dict[str, tuple[Check, Play]] = {
+RULES: dict[str, tuple[Check, Play]] = dispatch(VOCABULARY, {
     **{kind: (declare.check_declare, declare.play_declare) for kind in TURN_ACTIONS},
     "challenge": (windows.check_challenge, windows.play_challenge),
     "pass": (windows.check_pass, windows.play_pass),
@@ -67,7 +50,7 @@ RULES: dict[str, tuple[Check, Play]] = {
     "show_card": (choices.check_show, choices.play_show),
     "examine_decide": (choices.check_decide, choices.play_decide),
     "choose_card": (choices.check_choose, choices.play_choose),
-}
+})
 
 
 def awaiting(state: dict[str, Any]) -> dict[str, Any]:
@@ -93,37 +76,13 @@ def _now(what: str, **params: Any) -> dict[str, Any]:
 
 
 def _check_shape(state: dict[str, Any], action: Any, problems: Problems) -> bool:
-    """The action is an object of a known type, by a seated player (the host for
-    close_window), with exactly the fields of its type."""
-    if not isinstance(action, dict):
-        problems.flag("COUP-T1", "coup.action.not_an_object", "action")
-        return False
-    kind, player = action.get("type"), action.get("player")
-    if not isinstance(kind, str) or kind not in FIELDS:
-        problems.flag("COUP-T1", "coup.action.unknown_type", "action.type", kind=repr(kind),
-                      known=', '.join(FIELDS))
-        return False
-    rule = TYPE_RULES[kind]
-    if kind == "return_cards":
+    """The action is an object of a declared type (``vocabulary.py``), by a seated player (the
+    host or a seat for close_window), with exactly the fields of its type, each of its kind;
+    a wrong shape cites the action's rule (an exchange's return COUP-A7 or A8a)."""
+    rule = None
+    if isinstance(action, dict) and action.get("type") == "return_cards":
         rule = exchange_return_rule(state["options"]["exchanger"])
-    if kind == "close_window":
-        if player != HOST and player not in state["players"]:
-            problems.flag("COUP-W1", "coup.action.close_window_by_host", "action.player",
-                          host=repr(HOST))
-    elif not isinstance(player, str) or player not in state["players"]:
-        problems.flag("COUP-S1", "coup.action.not_a_player", "action.player", player=repr(player))
-    for key in action:
-        if key not in ("type", "player") and key not in FIELDS[kind]:
-            problems.flag(rule, "coup.action.unknown_field", f"action.{key}", action=kind,
-                          key=repr(key))
-    for key, (types, required) in FIELDS[kind].items():
-        value = action.get(key)
-        if value is None and not required:
-            continue
-        if isinstance(value, bool) and bool not in types or not isinstance(value, types):
-            problems.flag(rule, "coup.action.field_type", f"action.{key}", action=kind,
-                          key=repr(key),
-                          types=' or '.join(t.__name__ for t in types))
+    problems.items += check_shape(VOCABULARY, action, state["players"], rule=rule)
     return not problems
 
 

@@ -7,6 +7,11 @@ card the referee was not told about (COUP-X1).
 from __future__ import annotations
 
 from referee.games.base import UNKNOWN
+# HOST, the ``player`` of ``close_window`` (COUP-W1), reserved as a name; the turn actions
+# (COUP-T1), those naming a ``target`` (COUP-A9) and the rule defining each: declared with the
+# vocabulary, re-exported here with the other facts.
+from referee.games.common.vocabulary import HOST  # noqa: F401
+from referee.games.coup.vocabulary import ACTION_RULES, TARGETED, TURN_ACTIONS  # noqa: F401
 
 DUCHESS = "duchess"
 ASSASSIN = "assassin"
@@ -27,9 +32,6 @@ FORCED_COUP_COINS = 10
 HAND_SIZE = 2
 """COUP-S4: influence each player starts with."""
 
-HOST = "host"
-"""The ``player`` of ``close_window`` (COUP-W1): the host, not a seat.  Reserved as a name."""
-
 COSTS = {"coup": 7, "assassinate": 3}
 """COUP-A3, A5: coins paid when the action is declared."""
 GAINS = {"income": 1, "foreign_aid": 2, "tax": 3}
@@ -38,17 +40,6 @@ STEAL_MAX = 2
 """COUP-A6: coins a steal takes at most."""
 EXCHANGE_DRAW = {AMBASSADOR: 2, INQUISITOR: 1}
 """COUP-A7, A8a: cards an exchange draws (and returns)."""
-
-TURN_ACTIONS = ("income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange",
-                "examine")
-"""COUP-T1: the actions a player may declare on their turn."""
-TARGETED = ("coup", "assassinate", "steal", "examine")
-"""COUP-A9: actions that name a ``target``."""
-
-ACTION_RULES = {"income": "COUP-A1", "foreign_aid": "COUP-A2", "coup": "COUP-A3",
-                "tax": "COUP-A4", "assassinate": "COUP-A5", "steal": "COUP-A6",
-                "exchange": "COUP-A7", "examine": "COUP-A8b"}
-"""The rule that defines each turn action."""
 
 
 def characters_in_game(exchanger: str) -> tuple[str, ...]:
