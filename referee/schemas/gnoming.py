@@ -9,8 +9,9 @@ from marshmallow import Schema, fields, validate
 
 from referee.games.base import UNKNOWN
 from referee.games.gnoming.cards import DECK_COUNTS
-from referee.schemas.fields import (List, Code, Mode, Options, PlayerName, Players, Seed,
-                                    action_schema)
+from referee.games.gnoming.vocabulary import VOCABULARY
+from referee.schemas.fields import List, Code, Mode, Options, PlayerName, Players, Seed
+from referee.schemas.vocabulary import action_schemas
 
 CARDS = tuple(DECK_COUNTS)
 ROWS = List(List(fields.String()))  # 3×3 checked by the engine (GN-S1)
@@ -77,25 +78,9 @@ class StateSchema(Schema):
     history = List(fields.Dict(), required=True)
 
 
-ACTION_SCHEMAS: dict[str, type[Schema]] = {
-    "flip": action_schema(
-        "flip", "Turn up a face-down card of one's layout: the two before play (GN-S2), one "
-        "for a Hazard (GN-D1), or (table mode) at the end of the round (GN-E2).  Table mode: "
-        "with the card turned up.", position=Position(required=True), card=Card()),
-    "draw": action_schema(
-        "draw", "Draw the top card of the draw pile or of discard pile 0/1 (GN-T1).  Table "
-        "mode: a card from the draw pile is entered with card.",
-        source=fields.String(required=True, validate=validate.OneOf(["draw_pile", "discard"])),
-        pile=fields.Integer(strict=True), card=Card()),
-    "place": action_schema(
-        "place", "Put the held card face up at position (GN-T2); a bounce is a further place "
-        "(GN-B1).  Table mode: onto a face-down card, with the card it replaces.",
-        position=Position(required=True), card=Card()),
-    "discard": action_schema(
-        "discard", "Discard the held card onto pile 0/1 (GN-T3); a Hazard takes no pile "
-        "(GN-D2).  Table mode: with card, the top of the draw pile turned up to start (GN-S1) "
-        "or restart (GN-D4) an empty pile.", pile=fields.Integer(strict=True), card=Card()),
-}
+ACTION_SCHEMAS: dict[str, type[Schema]] = action_schemas(VOCABULARY, {
+    "card": Card, "position": Position, "pile": lambda **kw: fields.Integer(strict=True, **kw)})
+"""One Schema per action declared in ``referee/games/gnoming/vocabulary.py``."""
 
 
 class RoundSheetSchema(Schema):

@@ -16,12 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import Violation, violation
-from referee.games.gnoming.cards import (
-    CARDS_TEXT, HAZARD, MULLIGAN, POSITIONS, is_card, is_position, is_positive, pos_name)
+from referee.games.common.vocabulary import check_shape, dispatch
+from referee.games.gnoming.cards import HAZARD, MULLIGAN, POSITIONS, is_positive, pos_name
 from referee.games.gnoming.table import entered_card_problem, possible_from_draw_pile, unseen
+from referee.games.gnoming.vocabulary import VOCABULARY
 
-FIELDS = {"flip": {"position", "card"}, "draw": {"source", "pile", "card"},
-          "place": {"position", "card"}, "discard": {"pile", "card"}}
 HOLDING_PHASES = ("play", "bounce", "discard")
 TURN_PHASES = ("draw", *HOLDING_PHASES, "restart")
 AFTER_DRAW = (*HOLDING_PHASES, "restart", "hazard")
@@ -76,26 +75,9 @@ def bounce_problem(state: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
 
 
 def shape_violations(state: dict[str, Any], action: Any) -> list[Violation]:
-    """Violations of an action's shape: type, player, fields and their values."""
-    if not isinstance(action, dict):
-        return [violation('GN-T1', "gnoming.action.not_object", 'action')]
-    kind, player = action.get("type"), action.get("player")
-    if not isinstance(kind, str) or kind not in FIELDS:
-        return [violation('GN-T1', "gnoming.action.unknown_type", 'action.type', kind=repr(kind))]
-    found = []
-    if not isinstance(player, str) or player not in state["players"]:
-        found.append(violation('GN-C2', "gnoming.action.not_a_player", 'action.player', player=repr(player), players=', '.join(state['players'])))
-    for key in sorted(set(action) - FIELDS[kind] - {"type", "player"}, key=str):
-        found.append(violation('GN-T1', "gnoming.action.no_field", f'action.{key}', kind=kind, key=repr(key)))
-    if "position" in FIELDS[kind] and not is_position(action.get("position")):
-        found.append(violation('GN-S1', "gnoming.action.bad_position", 'action.position', position=repr(action.get('position'))))
-    if "pile" in action and not (type(action["pile"]) is int and action["pile"] in (0, 1)):
-        found.append(violation('GN-S1', "gnoming.action.bad_pile", 'action.pile', pile=repr(action['pile'])))
-    if kind == "draw" and action.get("source") not in ("draw_pile", "discard"):
-        found.append(violation('GN-T1', "gnoming.action.bad_source", 'action.source', source=repr(action.get('source'))))
-    if "card" in action and not is_card(action["card"]):
-        found.append(violation('GN-C1', "gnoming.action.not_a_card", 'action.card', entered=repr(action['card']), cards_text=CARDS_TEXT))
-    return found
+    """Violations of an action's shape (``vocabulary.py``): type, player, fields and their
+    values (GN-T1, GN-C2, GN-S1, GN-C1)."""
+    return check_shape(VOCABULARY, action, state["players"])
 
 
 def violations(state: dict[str, Any], action: Any) -> list[Violation]:
@@ -240,8 +222,8 @@ def _check_discard(state: dict[str, Any], action: dict) -> list[Violation]:
     return found
 
 
-CHECKS = {"flip": _check_flip, "draw": _check_draw, "place": _check_place,
-          "discard": _check_discard}
+CHECKS = dispatch(VOCABULARY, {"flip": _check_flip, "draw": _check_draw,
+                               "place": _check_place, "discard": _check_discard})
 
 
 def legal_actions(state: dict[str, Any], player: str | None = None) -> list[dict[str, Any]]:
