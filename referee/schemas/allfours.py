@@ -6,8 +6,9 @@ from marshmallow import Schema, fields, validate
 from referee.games.allfours.engine import AllFours
 from referee.games.base import UNKNOWN
 from referee.games.common.cards import PACK
-from referee.schemas.fields import (List, Code, Mode, Options, PlayerName, Players, Seed,
-                                    action_schema)
+from referee.games.allfours.vocabulary import VOCABULARY
+from referee.schemas.fields import List, Code, Mode, Options, PlayerName, Players, Seed
+from referee.schemas.vocabulary import action_schemas
 
 MAX_SEATS = AllFours.max_players
 """The most players an All Fours game has (the engine's ``max_players``), so the most cards
@@ -91,26 +92,8 @@ class StateSchema(Schema):
     winner = fields.String(allow_none=True, required=True)
 
 
-ACTION_SCHEMAS: dict[str, type[Schema]] = {
-    "deal": action_schema("deal", "The dealer deals the next hand (AF-D2, D3); in table mode "
-                          "with the card kicked.", kick=Card()),
-    "stand": action_schema("stand", "The player on the dealer's right plays on with this "
-                           "trump (AF-B1)."),
-    "beg": action_schema("beg", "The player on the dealer's right begs (AF-B1)."),
-    "give_one": action_schema("give_one", "The dealer gives one point to the beggar's side "
-                              "(AF-B2)."),
-    "run_pack": action_schema("run_pack", "The dealer runs the pack (AF-B3); in table mode "
-                              "with the kicks turned, in order.",
-                              kicks=List(Card(), validate=validate.Length(1, 5))),
-    "play": action_schema("play", "Play a card to the current trick (AF-P1…P5).",
-                          card=Card(required=True)),
-    "call": action_schema("call", "Call an opponent's exposed card to this trick (AF-P6).",
-                          card=Card(required=True)),
-    "expose": action_schema("expose", "Table mode: record a card shown out of turn (AF-P6).",
-                            card=Card(required=True)),
-    "misdeal": action_schema("misdeal", "Table mode: a wrong number of cards was dealt "
-                             "(AF-I2)."),
-}
+ACTION_SCHEMAS: dict[str, type[Schema]] = action_schemas(VOCABULARY, {"card": Card})
+"""One Schema per action declared in ``referee/games/allfours/vocabulary.py``."""
 
 
 class SheetTrickSchema(Schema):

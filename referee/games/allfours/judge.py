@@ -9,27 +9,24 @@ from typing import Any
 
 from referee.games.allfours.play import next_to_play
 from referee.games.allfours.rules import follow_violation, max_runs, player_right_of, side_of
+from referee.games.allfours.vocabulary import VOCABULARY
 from referee.games.base import UNKNOWN, Violation, violation
 from referee.games.common.cards import is_card, suit_of
+from referee.games.common.vocabulary import check_shape, dispatch
 
-ACTION_TYPES = ("deal", "stand", "beg", "give_one", "run_pack", "play", "call", "expose",
-                "misdeal")
 _FOLLOW_CODE = {"AF-P2": "allfours.play.must_follow_trump", "AF-P3": "allfours.play.must_follow",
                 "AF-P4": "allfours.play.no_undertrump"}
 
 
 def violations(state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
     """Every rule ``action`` breaks in ``state`` (empty: legal)."""
-    kind, player = action.get("type"), action.get("player")
-    if kind not in ACTION_TYPES:
-        return [violation("AF-VOCAB", "allfours.action.unknown_type", "action.type",
-                          value=repr(kind), known=", ".join(ACTION_TYPES))]
-    if player not in state["players"]:
-        return [violation("AF-D1", "allfours.action.not_a_player", "action.player",
-                          value=repr(player))]
+    shape = check_shape(VOCABULARY, action, state["players"])  # AF-VOCAB, AF-D1
+    if shape:
+        return shape
+    kind, player = action["type"], action["player"]
     if state["phase"] == "game_over":
         return [violation("AF-S6", "allfours.action.game_over", winner=state["winner"])]
-    return _CHECKS[kind](state, action, player)
+    return CHECKS[kind](state, action, player)
 
 
 def _deal(state, action, player):
@@ -211,6 +208,7 @@ def _misdeal(state, action, player):
     return []
 
 
-_CHECKS = {"deal": _deal, "stand": _stand_or_beg, "beg": _stand_or_beg,
-           "give_one": _dealer_answer, "run_pack": _dealer_answer, "play": _play,
-           "call": _call, "expose": _expose, "misdeal": _misdeal}
+CHECKS = dispatch(VOCABULARY, {
+    "deal": _deal, "stand": _stand_or_beg, "beg": _stand_or_beg, "give_one": _dealer_answer,
+    "run_pack": _dealer_answer, "play": _play, "call": _call, "expose": _expose,
+    "misdeal": _misdeal})
