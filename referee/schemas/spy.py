@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from referee.schemas.fields import List, Mode, Options, PlayerName, Players, Seed, action_schema
+from referee.games.spy.vocabulary import VOCABULARY
+from referee.schemas.fields import List, Mode, Options, PlayerName, Players, Seed
+from referee.schemas.vocabulary import action_schemas
 
 
 def _strict_int(**kwargs) -> fields.Integer:
@@ -87,19 +89,5 @@ class StateSchema(Schema):
                       metadata={"description": "every public event so far"})
 
 
-ACTION_SCHEMAS: dict[str, type[Schema]] = {
-    "turn_round": action_schema(
-        "turn_round", "Turn your Spy round, before or after the move (SPY-M4)."),
-    "move": action_schema(
-        "move", "Move your Spy exactly the number of the card it faces; 1 or 2 facing an "
-        "exposed card (SPY-M1, M2).  In table mode, the declared number.",
-        steps=_strict_int(required=True)),
-    "spy": action_schema(
-        "spy", "Spy on the mirror card of an opponent still in (SPY-P1).",
-        target=PlayerName(required=True)),
-    "end_turn": action_schema("end_turn", "End the turn without spying (SPY-T1)."),
-    "answer": action_schema(
-        "answer", "Table mode: the defender's answer (safe, top_secret, exposed + card, tsss, "
-        "lit_bomb + card, already_exposed; SPY-R2…R6).",
-        answer=fields.String(required=True), card=fields.String()),
-}
+ACTION_SCHEMAS: dict[str, type[Schema]] = action_schemas(VOCABULARY, {})
+"""One Schema per action declared in ``referee/games/spy/vocabulary.py``."""

@@ -12,16 +12,17 @@ from typing import Any
 from referee.games.base import Violation, event, violation
 from referee.games.common.jsoncopy import json_copy
 from referee.games.common.seats import next_seat
+from referee.games.common.vocabulary import check_shape, dispatch
 from referee.games.spy.answers import (answer_violations, faced_position, legal_answers,
                                        resolve_answer, spied_position, true_answer)
 from referee.games.spy.cards import EXPOSED_CARD_STEPS, base_cards, movement_table, short_repr
 from referee.games.spy.knowledge import narrowed, stays_consistent, steps_allow
 from referee.games.spy.positions import moved_gap, turned_round
+from referee.games.spy.vocabulary import VOCABULARY
 
 TURN_ORDER = ("turn_round", "move", "turn_round", "spy")  # SPY-T1
-ACTION_FIELDS = {"turn_round": (), "move": ("steps",), "spy": ("target",), "end_turn": (),
-                 "answer": ("answer", "card")}
-"""Each action type and its fields besides ``type`` and ``player`` (spy.md, Vocabulary)."""
+ACTION_FIELDS = {spec.type: tuple(spec.fields) for spec in VOCABULARY.actions}
+"""Each action type and its fields besides ``type`` and ``player`` (``vocabulary.py``)."""
 
 
 def slots_used(done: list[str]) -> int | None:
@@ -60,17 +61,10 @@ def to_move(state: dict[str, Any]) -> list[str]:
 # --- violations -----------------------------------------------------------------------------
 def action_violations(state: dict[str, Any], action: Any) -> list[Violation]:
     """Return every rule ``action`` breaks in (checked) ``state``; empty when legal."""
-    if not isinstance(action, dict):
-        return [violation("SPY-T1", "spy.action.not_object", "action")]
-    kind, player = action.get("type"), action.get("player")
-    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
-        return [violation("SPY-T1", "spy.action.unknown_type", "action.type", given=short_repr(kind),
-                          choices=", ".join(ACTION_FIELDS))]
-    found = [violation("SPY-T1", "spy.action.extra_field", f"action.{key}", kind=kind,
-                       given=short_repr(key))
-             for key in sorted(set(map(str, action)) - {"type", "player", *ACTION_FIELDS[kind]})]
-    if not isinstance(player, str) or player not in state["players"]:
-        return found + [not_a_player(state, player, "action.player")]
+    found = check_shape(VOCABULARY, action, state["players"])  # SPY-T1, SPY-S1
+    if any(v.field in ("action", "action.type", "action.player") for v in found):
+        return found  # an unknown field does not stop the rules; a wrong type or sender does
+    kind, player = action["type"], action["player"]
     if state["winner"] is not None:
         return found + [violation("SPY-E2", "spy.action.game_over", "action.type",
                                   winner=state["winner"])]
@@ -235,28 +229,38 @@ def _bases_copy(bases: dict[str, Any]) -> dict[str, Any]:
 def play(new: dict[str, Any], action: dict[str, Any]) -> list[dict]:
     """Apply a legal ``action`` to ``new`` (a :func:`working_copy`) in place; return the
     events."""
-    kind, player = action["type"], action["player"]
-    turn, base = new["turn"], new["bases"][player]
-    if kind == "turn_round":  # SPY-M4
-        base["facing"] = turned_round(base["facing"])
-        turn["done"].append(kind)
-        events = [event("turn_round", player=player, facing=base["facing"])]
-    elif kind == "move":
-        events = [_move(new, player, action["steps"])]
-        turn["done"].append(kind)
-    elif kind == "spy":
-        events = _spy(new, player, action["target"])
-    elif kind == "answer":
-        pending = turn["pending"]
-        turn["pending"] = None
-        events = resolve_answer(new, pending["attacker"], player, pending["position"],
-                                action["answer"], action.get("card"))
-        events += pass_turn(new)
-    else:
-        events = pass_turn(new)
+    events = PLAYS[action["type"]](new, action["player"], action)
     new["log"].extend(dict(e) for e in events if "visible_to" not in e)
     return events
 
+
+def _play_turn_round(new: dict[str, Any], player: str, action: dict) -> list[dict]:
+    """SPY-M4: the Spy faces the other way."""
+    base = new["bases"][player]
+    base["facing"] = turned_round(base["facing"])
+    new["turn"]["done"].append("turn_round")
+    return [event("turn_round", player=player, facing=base["facing"])]
+
+
+def _play_move(new: dict[str, Any], player: str, action: dict) -> list[dict]:
+    events = [_move(new, player, action["steps"])]
+    new["turn"]["done"].append("move")
+    return events
+
+
+def _play_answer(new: dict[str, Any], player: str, action: dict) -> list[dict]:
+    """The defender's answer to the pending spy (SPY-P2, R2–R6), which ends the turn."""
+    turn = new["turn"]
+    pending, turn["pending"] = turn["pending"], None
+    events = resolve_answer(new, pending["attacker"], player, pending["position"],
+                            action["answer"], action.get("card"))
+    return events + pass_turn(new)
+
+
+PLAYS = dispatch(VOCABULARY, {
+    "turn_round": _play_turn_round, "move": _play_move, "answer": _play_answer,
+    "spy": lambda new, player, action: _spy(new, player, action["target"]),
+    "end_turn": lambda new, player, action: pass_turn(new)})
 
 
 def _move(state: dict[str, Any], player: str, steps: int) -> dict[str, Any]:
