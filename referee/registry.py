@@ -64,7 +64,7 @@ def _entries() -> list[GameEntry]:
                   example_setup={"players": ["ana", "ben"], "dealer": "ana"}),
         GameEntry(GNOMING, gnoming, blueprint="referee.api.gnoming:blp",
                   example_setup={"players": ["ana", "ben", "cy"]}),
-        GameEntry(COUP, coup, host_actors=("host",),
+        GameEntry(COUP, coup, host_actors=COUP.vocabulary.host_actors,
                   example_setup={"players": ["ana", "ben", "cy"]}),
         GameEntry(SPY, spy, example_setup={"players": ["ana", "ben", "cy"]}),
     ]

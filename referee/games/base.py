@@ -194,6 +194,11 @@ class Engine:
         min_players / max_players: allowed player counts.
         rules_version: version of ``shared/rules/<game>.md`` implemented.
         options: ``{name: OptionSpec}``.
+        vocabulary: the game's actions, declared once in ``<game>/vocabulary.py`` (a
+            ``referee.games.common.vocabulary.Vocabulary``; the API's ``ACTION_SCHEMAS`` and
+            the engine's shape check come from it).
+        dispatch: ``{action type: its rules}``, covering the vocabulary exactly (made with
+            ``common.vocabulary.dispatch``).
     """
 
     name: str = ""
@@ -204,6 +209,8 @@ class Engine:
     options: dict[str, OptionSpec] = {}
     player_counts: tuple[int, ...] = ()
     """Allowed player counts when not every count from min to max is (All Fours: 2 or 4)."""
+    vocabulary: Any = None
+    dispatch: dict[str, Any] = {}
 
     # --- the checked public path ---------------------------------------------------------
     def setup(self, body: dict[str, Any], seed: int | str | None) -> CheckedState:

@@ -30,6 +30,7 @@ class AllFours(Engine):
     max_players = 4
     player_counts = (2, 4)
     rules_version = "1"
+    vocabulary, dispatch = judge.VOCABULARY, judge.CHECKS
     options = {
         "target": OptionSpec(14, "int", "AF-S6", "Points that win the game.", minimum=1,
                              maximum=1000),

@@ -126,6 +126,12 @@ class Vocabulary:
         """The action types, in declaration order."""
         return tuple(spec.type for spec in self.actions)
 
+    @property
+    def host_actors(self) -> tuple[str, ...]:
+        """``(HOST,)`` when some action is the host's (its ``player`` is ``"host"``), else
+        ``()``: the registry's ``host_actors``."""
+        return (HOST,) if any(spec.sender == HOST for spec in self.actions) else ()
+
     def spec(self, kind: Any) -> ActionSpec | None:
         """The :class:`ActionSpec` of type ``kind``, or ``None`` (any value)."""
         return next((s for s in self.actions if isinstance(kind, str) and s.type == kind),

@@ -51,6 +51,7 @@ class CoupEngine(Engine):
     min_players = 2
     max_players = 8
     rules_version = "1"
+    vocabulary, dispatch = actions.VOCABULARY, actions.RULES
     options = {
         "exchanger": OptionSpec("ambassador", "choice", "COUP-S2",
                                 "The fifth character: Ambassador or Inquisitor.",

@@ -22,6 +22,7 @@ class GnomingEngine(Engine):
     min_players = 3
     max_players = 7
     rules_version = "1"
+    vocabulary, dispatch = actions.VOCABULARY, actions.CHECKS
     options = {
         "allow_two_players": OptionSpec(False, "bool", "GN-C2", "Admit 2 players (the "
                                         "publisher says 2–7; the seed 3–7)."),

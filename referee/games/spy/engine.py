@@ -28,8 +28,9 @@ from referee.games.base import (Engine, ImpossibleState, InvalidSetup, OptionSpe
 from referee.games.spy.positions import MIRRORS
 from referee.games.spy.setup import GAME, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, new_state
 from referee.games.spy.snapshot import state_problems
-from referee.games.spy.turn import (action_violations, legal_turn_actions, play, to_move,
-                                    working_copy)
+from referee.games.spy.turn import (PLAYS, action_violations, legal_turn_actions, play,
+                                    to_move, working_copy)
+from referee.games.spy.vocabulary import VOCABULARY
 from referee.games.spy.views import view_state
 
 
@@ -40,6 +41,7 @@ class SpyEngine(Engine):
     title = "Spy"
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     rules_version = RULES_VERSION
+    vocabulary, dispatch = VOCABULARY, PLAYS
     options = {
         "mirror": OptionSpec("across", "choice", "SPY-P1", "Which opponent card mirrors the one "
                              "your Spy faces: 'across' (index n-1-i) or 'same' (index i).",
