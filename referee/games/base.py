@@ -194,11 +194,8 @@ class Engine:
         min_players / max_players: allowed player counts.
         rules_version: version of ``shared/rules/<game>.md`` implemented.
         options: ``{name: OptionSpec}``.
-        vocabulary: the game's actions, declared once in ``<game>/vocabulary.py`` (a
-            ``referee.games.common.vocabulary.Vocabulary``; the API's ``ACTION_SCHEMAS`` and
-            the engine's shape check come from it).
-        dispatch: ``{action type: its rules}``, covering the vocabulary exactly (made with
-            ``common.vocabulary.dispatch``).
+        vocabulary / dispatch: the game's actions, declared once (``<game>/vocabulary.py``),
+            and ``{action type: its rules}`` covering them exactly (``vocabulary.dispatch``).
     """
 
     name: str = ""
