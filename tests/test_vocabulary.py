@@ -143,7 +143,7 @@ def test_the_shape_checker_words_each_flaw_with_the_game_codes():
         ("COUP-S1", "coup.action.not_a_player", "action.player"),
         ("COUP-B1", "coup.action.unknown_field", "action.x"),
         ("COUP-B1", "coup.action.field_type", "action.character")]
-    assert found[2].params == {"kind": "block", "key": "'character'", "types": "str"}
+    assert found[2].params == {"action": "block", "key": "'character'", "types": "str"}
     assert [(v.rule, v.code) for v in check_shape(
         coup, {"type": "close_window", "player": "zed"}, players)] == [
         ("COUP-W1", "coup.action.close_window_by_host")]
@@ -164,3 +164,25 @@ def test_a_game_without_a_value_phrase_leaves_values_to_its_rules():
     assert check_shape(toy, {"type": "play", "player": "ana", "card": 7}, ["ana"]) == []
     assert [(v.rule, v.params) for v in check_shape(toy, ["play"], ["ana"])] == [
         ("T-1", {"kind": "None"})]
+
+
+def _phrases(vocabulary: Vocabulary):
+    words = vocabulary.words
+    yield from (getattr(words, f.name) for f in dataclasses.fields(words)
+                if isinstance(getattr(words, f.name), Phrase))
+    yield from (fspec.refusal for spec in vocabulary.actions for fspec in spec.fields.values()
+                if fspec.refusal is not None)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_shape_phrase_passes_exactly_the_params_its_catalog_texts_name(game):
+    """A phrase's params (facts and constants) are the placeholders of its code's English and
+    Burmese texts: a renamed param in a catalog fails here, not as a half-rendered refusal."""
+    from referee.i18n.catalogs import placeholders
+    from referee.i18n.verdicts import text
+    phrases = list(_phrases(GAMES[game].engine.vocabulary))
+    assert phrases
+    for phrase in phrases:
+        for lang in ("en", "my"):
+            assert set(placeholders(text(phrase.code, lang))) == {
+                *phrase.params, *phrase.constants}, (phrase.code, lang)
