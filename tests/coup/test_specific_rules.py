@@ -204,10 +204,10 @@ def test_action_words_in_coup_sentences_are_burmese_terms_and_no_type_token(new_
     sentence); the awaiting texts carry no '(choose_card)' token in Burmese."""
     import re
 
-    from referee.games.coup.actions import FIELDS
+    from referee.games.coup.vocabulary import VOCABULARY
     from referee.i18n.verdicts import render, term
     latin = re.compile(r"[a-z_]{3,}")
-    for kind in FIELDS:
+    for kind in VOCABULARY.types:
         assert not latin.search(term("action", "coup", kind, "my")), kind
         assert term("action", "coup", kind, "en")
     game = new_game(HANDS).do("tax", "A")
