@@ -19,7 +19,7 @@ import logging
 from dataclasses import replace
 from typing import Any, Iterable
 
-from flask import Flask, jsonify, request
+from flask import Flask, g, has_request_context, jsonify, request
 from marshmallow import INCLUDE, Schema, fields
 from werkzeug.exceptions import HTTPException
 
@@ -175,12 +175,13 @@ def problem_response(slug: str, detail: str, *, errors: list | None = None,
     return response
 
 
-def violation_fields(violations: list[Violation], default: str = "body"
-                     ) -> list[dict[str, str]]:
-    """The ``errors`` list of a problem raised by an engine error (messages as
-    :func:`~referee.i18n.answers.violation_answer` renders them)."""
-    return [{"field": v.field or default, "message": violation_answer(v)["message"],
-             "rule": v.rule} for v in violations]
+def violation_fields(violations: list[Violation], answers: list[dict[str, Any]],
+                     default: str = "body") -> list[dict[str, str]]:
+    """The ``errors`` list of a problem raised by an engine error: each violation's field
+    (``default`` when it names none), its rendered message (``answers``, as
+    :func:`~referee.i18n.answers.violation_answer` rendered them) and rule."""
+    return [{"field": v.field or default, "message": a["message"], "rule": v.rule}
+            for v, a in zip(violations, answers)]
 
 
 _ENGINE_SLUGS = ((IllegalAction, "illegal-action"), (ImpossibleState, "impossible-state"),
@@ -198,8 +199,11 @@ def engine_problem(exc: RefereeError, prefix: str = ""):
     if len(violations) > 3:
         detail += f" (and {len(violations) - 3} more)"
     extra = {"violations": answers} if slug == "illegal-action" else {}
+    if slug == "illegal-action" and has_request_context():
+        g.referee_verdict = [v.rule for v in violations]  # counted by referee.ops.hooks
     default = {"illegal-action": "action", "impossible-state": "state"}.get(slug, "body")
-    return problem_response(slug, detail, errors=violation_fields(violations, default), **extra)
+    return problem_response(slug, detail, errors=violation_fields(violations, answers, default),
+                            **extra)
 
 
 def _prefixed(prefix: str, where: str | None) -> str | None:

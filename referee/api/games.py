@@ -7,6 +7,7 @@ possibility (the engine's ``check_snapshot``) before any rule is applied.
 from __future__ import annotations
 
 
+from flask import g
 from flask.views import MethodView
 
 from referee.api.errors import MAX_LISTED, PROBLEM_MIMETYPE, Problem, ProblemSchema
@@ -108,6 +109,7 @@ def validate(body, game):
     state = load_state(entry, body["state"])
     action = load_action(entry, body["action"])
     found = entry.engine.violations(state, action)
+    g.referee_verdict = [v.rule for v in found]  # counted by referee.ops.hooks
     return {"legal": not found,
             "violations": [violation_answer(v) for v in found[:MAX_LISTED]],
             "violation_count": len(found)}

@@ -83,8 +83,13 @@ def language() -> str:
 
 
 def _content_language(response: Response) -> Response:
-    response.headers["Content-Language"] = language()
-    response.vary.add("Accept-Language")
+    headers = response.headers
+    headers["Content-Language"] = language()
+    vary = headers.get("Vary")  # werkzeug's response.vary parses and rebuilds the header set
+    if not vary:
+        headers["Vary"] = "Accept-Language"
+    elif "accept-language" not in vary.lower():
+        headers["Vary"] = f"{vary}, Accept-Language"
     return response
 
 

@@ -1,8 +1,8 @@
 """Per-request hooks: the request id, the access log line and the request/verdict metrics.
 
 Kept cheap (a few microseconds a request): one clock read at each end, a cached metric child,
-one JSON line.  Bodies are read only to count verdicts, and only where one is given
-(``validate`` answers and ``illegal-action`` problems).
+one JSON line.  Verdicts are counted from ``g.referee_verdict`` (the rule IDs broken, set
+where the verdict is made: ``validate`` and the ``illegal-action`` problem), no body parsed.
 
 - ``X-Request-ID``: taken from the request when it is 1–128 characters of ``[A-Za-z0-9._:-]``,
   else 16 random hex digits; always sent back on the answer.
@@ -71,16 +71,19 @@ def _count_verdict(endpoint: str, status: int, response, req, match) -> None:
         return
     if status not in (200, 422):
         return
-    body = response.get_json(silent=True) or {}
-    if status == 422 and body.get("type") != "/problems/illegal-action":
-        return
-    violations = body.get("violations") or []
-    if not violations:
+    rules = g.get("referee_verdict")  # set where the verdict was made (no body parsed again)
+    if rules is None:
+        if status == 422:  # a 422 that is not an illegal action (bad input, impossible state)
+            return
+        body = response.get_json(silent=True) or {}
+        rules = [v.get("rule", "") for v in body.get("violations") or []]
+    if not rules:
         metrics.VERDICTS.labels(game, "legal", "").inc()
+        return
     if endpoint == "matches.act":  # a match's refusal: no rule (hidden information, metrics)
         metrics.VERDICTS.labels(game, "illegal", "").inc()
         return
-    for rule in {v.get("rule", "") for v in violations}:
+    for rule in set(rules):
         metrics.VERDICTS.labels(game, "illegal", rule).inc()
 
 

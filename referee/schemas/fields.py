@@ -1,6 +1,7 @@
 """Reusable marshmallow fields: player names, seeds, modes, card codes."""
 from __future__ import annotations
 
+import functools
 import unicodedata
 from typing import Any
 
@@ -70,7 +71,20 @@ def text_problem(text: str) -> str | None:
     NFC, without leading or trailing white space (so never white space only), with nothing
     that shows nothing (:data:`_INVISIBLE`: U+3164, U+2800, variation selectors except after a
     symbol…), and not starting with a combining mark (so never made of marks only).  Nothing
-    is ever fixed silently; the refusal names the field, so the sentence names no field."""
+    is ever fixed silently; the refusal names the field, so the sentence names no field.
+
+    Cheap where it is called most (every name of every snapshot): printable ASCII not padded
+    passes at once (ASCII is NFC and holds nothing invisible or combining); other texts'
+    answers are remembered (a bounded cache: the same few names come back request after
+    request)."""
+    if text.isascii() and text.isprintable() and (not text or (
+            not text[0].isspace() and not text[-1].isspace())):
+        return None
+    return _text_problem(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_problem(text: str) -> str | None:
     if text != text.strip():
         return "The text must not start or end with white space."
     if not text.isprintable():

@@ -54,6 +54,24 @@ def test_colons_inside_strings_are_not_keys(client):
                     '{"game":"spy","players":["x:y","z: w"]}').status_code == 201
 
 
+@pytest.mark.parametrize("raw, field", [
+    # small bodies with no backslash take the compact-dump comparison (colons in the dropped
+    # value or in other strings cannot hide the lost pair)
+    ('{"game":"spy","players":["a:b","c::d"],"seed":"x:1","seed":"y"}', "seed"),
+    ('{"game":"spy","players":["ana","ben"],"seed":1,"seed":"a:b:c"}', "seed"),
+])
+def test_a_repeated_key_is_found_whatever_colons_the_strings_hold(client, raw, field):
+    assert field_of(post_raw(client, "/v1/matches", raw)) == field
+
+
+def test_a_long_body_takes_the_walk_and_still_finds_a_repeated_key(client):
+    # past 2 * MAX_ITEMS bytes the body's arrays are measured and pairs counted one by one
+    padding = ", ".join(f'"p{i}": {i}' for i in range(1200))
+    raw = '{"game": "spy", "players": ["ana", "ben"], "options": {' + padding + '}, "game": "x"}'
+    assert len(raw) > 2 * 4096
+    assert field_of(post_raw(client, "/v1/matches", raw)) == "game"
+
+
 def test_the_repeated_key_scan_and_tally():
     assert tally({"a": [1, {"b": 2, "c": [3, 4, 5]}], "d": {}}) == (4, 3)
     assert repeated_key(b'{"a": {"b": 1, "b": 2}}') == "a.b"
