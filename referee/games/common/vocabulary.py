@@ -14,6 +14,8 @@ engine accepts for each, and a game adds or narrows kinds in its :class:`Vocabul
 """
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -95,6 +97,11 @@ class ActionSpec:
     rule: str | None = None
     sender: str = SEAT
 
+    @functools.cached_property
+    def keys(self) -> frozenset[str]:
+        """Every key an action of this type may hold: ``type``, ``player`` and its fields."""
+        return frozenset(("type", "player", *self.fields))
+
 
 @dataclass(frozen=True)
 class ShapeWords:
@@ -121,10 +128,14 @@ class Vocabulary:
     words: ShapeWords
     kinds: Mapping[str, Kind] = field(default_factory=lambda: KINDS)
 
-    @property
+    @functools.cached_property
     def types(self) -> tuple[str, ...]:
         """The action types, in declaration order."""
         return tuple(spec.type for spec in self.actions)
+
+    @functools.cached_property
+    def _by_type(self) -> dict[str, ActionSpec]:
+        return {spec.type: spec for spec in self.actions}
 
     @property
     def host_actors(self) -> tuple[str, ...]:
@@ -134,8 +145,7 @@ class Vocabulary:
 
     def spec(self, kind: Any) -> ActionSpec | None:
         """The :class:`ActionSpec` of type ``kind``, or ``None`` (any value)."""
-        return next((s for s in self.actions if isinstance(kind, str) and s.type == kind),
-                    None)
+        return self._by_type.get(kind) if isinstance(kind, str) else None
 
     def fields_of(self, kind: str) -> tuple[str, ...]:
         """The field names of action ``kind`` besides ``type`` and ``player``."""
@@ -182,9 +192,8 @@ def check_shape(vocabulary: Vocabulary, action: Any, players: list[str], *,
     elif spec.sender == SEAT and not seated:
         found.append(_say(words, words.not_a_player, "action.player", rule, value=player,
                           players=", ".join(players)))
-    if words.unknown_field is not None:
-        for key in sorted((k for k in action if k not in ("type", "player", *spec.fields)),
-                          key=str):
+    if words.unknown_field is not None and not spec.keys.issuperset(action):
+        for key in sorted((k for k in action if k not in spec.keys), key=str):
             found.append(_say(words, words.unknown_field, f"action.{key}", rule, type=kind,
                               key=key))
     for key, fspec in spec.fields.items():
