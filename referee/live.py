@@ -39,7 +39,7 @@ from referee.i18n import DEFAULT
 from referee.i18n.negotiation import speaking
 from referee.loading import game_entry
 from referee.callers import Caller, see
-from referee.matches import rollback_view
+from referee.matches import rollback_view, stored
 from referee.reading import for_reader
 from referee.refusals import NotFound, Refusal
 from referee.store import MatchNotFound, MatchStore, StoreUnavailable
@@ -161,12 +161,11 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
 
 
 def _read_accepted(store: MatchStore):
-    """``store.read`` whose record's state the engine has checked once (so the readers sharing
-    the read trust it: :meth:`referee.games.base.Engine.accept`)."""
+    """``store.read`` whose record's state is trusted (:func:`referee.matches.stored`: the
+    service wrote it), shared by the readers the same change woke."""
     def read(match_id: str, after: int):
         record, logged = store.read(match_id, after)
-        record["state"] = game_entry(record["game"]).engine.accept(record["state"])
-        return record, logged
+        return stored(record), logged
     return read
 
 
@@ -182,6 +181,7 @@ def long_poll(store: MatchStore, record: dict[str, Any], caller: Caller, after: 
             watch.clear()
             try:
                 record, logged = store.read(record["id"], after)
+                record = stored(record)
             except MatchNotFound:
                 raise NotFound(f"The match {record['id']!r} was deleted or "
                                    "expired.") from None

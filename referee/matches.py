@@ -20,6 +20,7 @@ import secrets
 from typing import Any, Callable
 
 from referee.callers import Caller, authorize, identify, new_token, see, token_hash
+from referee.games.base import CheckedState
 from referee.history import action_entry, effective_actions
 from referee.idempotency import Once, once, replay
 from referee.loading import game_entry, load_action, load_setup
@@ -78,6 +79,15 @@ def expected_version(if_match: str | None, in_body: int | None) -> int:
                       "send If-Match: \"<version>\" or expected_version.",
                       errors=[{"field": "If-Match", "message": "no expected version given"}])
     return version
+
+
+def stored(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with its state marked trusted (a :class:`~referee.games.base.CheckedState`):
+    a match's state is only ever written by the engine (``setup``, ``apply``, a rollback's
+    replay) from input the boundary checked, so reading it back needs no second snapshot
+    check (issue 11: each snapshot checked once — here, when it came in)."""
+    record["state"] = CheckedState(record["state"])
+    return record
 
 
 class MatchService:
@@ -153,10 +163,12 @@ class MatchService:
         return {**_public(record), "rematch_of": record.get("rematch_of"), "ttl": self.ttl}
 
     def load(self, match_id: str) -> dict[str, Any]:
-        """The match's record; 404 ``not-found`` if there is none (or the id is malformed)."""
+        """The match's record; 404 ``not-found`` if there is none (or the id is malformed).
+
+        Its state is trusted (:func:`stored`), not checked again: the service wrote it."""
         try:
             if MATCH_ID.fullmatch(match_id):
-                return self.store.load(match_id)
+                return stored(self.store.load(match_id))
         except MatchNotFound:
             pass
         raise self._not_found(match_id)
@@ -169,7 +181,7 @@ class MatchService:
     def view(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
         """The match as ``caller`` may see it (seat view, public view or referee view)."""
         entry = game_entry(record["game"])
-        state = entry.engine.accept(record["state"])  # checked once for the three reads
+        state = entry.engine.checked(record["state"])
         return {**_public(record), "role": caller.role, "seat": caller.seat,
                 "to_move": entry.engine.to_move(state), "over": entry.engine.is_over(state),
                 "rollback": rollback_view(record), "rematch": record.get("rematch"),
@@ -185,7 +197,7 @@ class MatchService:
         """The caller's legal actions now; the host gets everyone's (host-only included)."""
         engine = game_entry(record["game"]).engine
         player = None if caller.host else caller.seat
-        state = engine.accept(record["state"])  # checked once for both reads
+        state = engine.checked(record["state"])
         return {"version": record["version"], "actions": engine.legal_actions(state, player),
                 "to_move": engine.to_move(state)}
 

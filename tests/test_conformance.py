@@ -82,6 +82,29 @@ def test_each_request_checks_its_snapshot_exactly_once(client, monkeypatch, game
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_match_s_stored_state_is_never_checked_again(client, monkeypatch, game):
+    """A match's state comes from the service's own store, written by the engine from checked
+    input (referee.matches.stored): its reads and moves check no snapshot at all; the setup
+    body was checked when the match was created."""
+    engine = GAMES[game].engine
+    created = client.post("/v1/matches", json={"game": game, **GAMES[game].example_setup,
+                                               "seed": 5}).get_json()
+    url, host = f"/v1/matches/{created['id']}", {"Authorization": f"Bearer {created['host_token']}"}
+    checks = []
+    real = engine._check_snapshot
+    monkeypatch.setattr(engine, "_check_snapshot", lambda s: checks.append(1) or real(s))
+    legal = client.get(url + "/legal-actions", headers=host).get_json()
+    action = legal["actions"][0]
+    token = created["host_token"] if action["player"] not in created["seats"] else \
+        created["seats"][action["player"]]
+    moved = client.post(url + "/actions", json={"action": action, "expected_version": 1},
+                        headers={"Authorization": f"Bearer {token}"})
+    assert moved.status_code == 200, moved.get_json()
+    assert client.get(url, headers=host).status_code == 200
+    assert checks == []
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_conformance_games_are_described(client, game):
     described = client.get(f"/v1/games/{game}").get_json()
     engine = GAMES[game].engine
