@@ -8,8 +8,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.games.base import UNKNOWN
-from referee.games.coup.cards import CHARACTERS
-from referee.games.coup.flow import STAGES
+from referee.games.coup.rules import CHARACTERS
+from referee.games.coup.apply import STAGES
 from referee.games.coup.vocabulary import VOCABULARY
 from referee.schemas.fields import List, Code, Mode, Options, PlayerName, Players, Seed
 from referee.schemas.vocabulary import action_schemas
@@ -55,7 +55,7 @@ class SetupSchema(Schema):
 
 
 class TurnSchema(Schema):
-    """The turn in progress (see ``referee.games.coup.flow``)."""
+    """The turn in progress (see ``referee.games.coup.apply``)."""
 
     number = fields.Integer(required=True, validate=validate.Range(1))
     player = PlayerName(required=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.games.base import UNKNOWN
-from referee.games.gnoming.cards import DECK_COUNTS
+from referee.games.gnoming.rules import DECK_COUNTS
 from referee.games.gnoming.vocabulary import VOCABULARY
 from referee.schemas.fields import List, Code, Mode, Options, PlayerName, Players, Seed
 from referee.schemas.vocabulary import action_schemas

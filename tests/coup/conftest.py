@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from referee.games.coup.cards import characters_in_game, copies_per_character
+from referee.games.coup.rules import characters_in_game, copies_per_character
 from referee.games.coup.engine import ENGINE
 from tests.rule_checks import rules_broken
 

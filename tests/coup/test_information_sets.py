@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from referee.games.coup.cards import copies_per_character
+from referee.games.coup.rules import copies_per_character
 from tests.coup.conftest import court_for
 
 

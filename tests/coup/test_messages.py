@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from referee.games.coup import actions
+from referee.games.coup import judge
 from referee.games.coup.engine import ENGINE
 from referee.i18n import LANGUAGES
 from referee.i18n.verdicts import render
@@ -67,7 +67,7 @@ def _stage_states(new_game):
 def test_every_awaiting_message_renders(new_game, lang):
     seen = set()
     for state in _stage_states(new_game):
-        now = actions.awaiting(ENGINE.accept(state))
+        now = judge.awaiting(ENGINE.accept(state))
         seen.add(now["code"])
         text = render(now["code"], now["params"], lang)
         assert "{" not in text and text

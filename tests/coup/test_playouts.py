@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from referee.games.base import UNKNOWN
-from referee.games.coup.cards import CHARACTERS, HOST, TREASURY_VALUE
+from referee.games.coup.rules import CHARACTERS, HOST, TREASURY_VALUE
 from referee.games.coup.engine import ENGINE
 
 GAMES = 250

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.games.coup.cards import TREASURY_VALUE
+from referee.games.coup.rules import TREASURY_VALUE
 from referee.games.coup.engine import ENGINE
 
 THREE = {"A": ["assassin", "duchess"], "B": ["captain", "countess"],

@@ -15,9 +15,9 @@ import pytest
 
 from referee.games.base import ImpossibleState
 from referee.games.coup import snapshot
-from referee.games.coup.cards import CHARACTERS
+from referee.games.coup.rules import CHARACTERS
 from referee.games.coup.engine import ENGINE
-from referee.games.coup.flow import STAGES
+from referee.games.coup.apply import STAGES
 from referee.games.common.jsoncopy import json_copy
 
 FREE = {

@@ -14,7 +14,7 @@ import random
 import pytest
 
 from referee.games.base import REFEREE, ImpossibleState, InvalidSetup, event_visible
-from referee.games.coup.cards import HOST
+from referee.games.coup.rules import HOST
 from referee.games.coup.engine import ENGINE
 
 GAMES = 20

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 
 from referee.games.base import IllegalAction
-from referee.games.gnoming.cards import DECK_COUNTS
+from referee.games.gnoming.rules import DECK_COUNTS
 from referee.games.gnoming.engine import ENGINE
 
 THREE = ["ana", "ben", "cy"]

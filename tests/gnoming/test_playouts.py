@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 
 from referee.games.base import UNKNOWN, IllegalAction
-from referee.games.gnoming.cards import DECK_COUNTS, DECK_SIZE
+from referee.games.gnoming.rules import DECK_COUNTS, DECK_SIZE
 from referee.games.gnoming.engine import ENGINE
 from referee.games.common.jsoncopy import json_copy
 

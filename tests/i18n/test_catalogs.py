@@ -8,9 +8,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 from referee.games.common.cards import PACK, SUITS
-from referee.games.coup.cards import CHARACTERS, TURN_ACTIONS
-from referee.games.gnoming.cards import DECK_COUNTS
-from referee.games.spy.cards import BASE_CARDS, SPY
+from referee.games.coup.rules import CHARACTERS, TURN_ACTIONS
+from referee.games.gnoming.rules import DECK_COUNTS
+from referee.games.spy.rules import BASE_CARDS, SPY
 from referee.i18n import LANGUAGES
 from referee.i18n.catalogs import LOCALES, catalog, placeholders, po_path, translate
 from referee.i18n.extract import messages, pot_text

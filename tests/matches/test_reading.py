@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from referee.games.base import REFEREE, event_visible
-from referee.games.coup.flow import emit_secret
+from referee.games.coup.apply import emit_secret
 from referee.reading import for_reader, is_private_twin
 from tests.matches.conftest import bearer
 

@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from referee.games.spy.cards import base_cards
-from referee.games.spy.knowledge import narrowed
+from referee.games.spy.rules import base_cards
+from referee.games.spy.table import narrowed
 
 
 def brute_force(candidates, position, allowed, deck):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.allfours.play import track_reneges
+from referee.games.allfours.apply import track_reneges
 from referee.games.allfours.rules import (kick_points, player_right_of, side_of,
                                           trick_winner_index)
 from referee.games.base import Problems

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.allfours import dealing, judge, snapshot, views
-from referee.games.allfours.play import next_to_play, play_card
+from referee.games.allfours import judge, setup, snapshot, views
+from referee.games.allfours.apply import next_to_play, play_card
 from referee.games.allfours.rules import default_sides, player_right_of, side_of
 from referee.games.base import (UNKNOWN, Engine, InvalidSetup, OptionSpec, Problems, each_card,
                                 event)
@@ -78,11 +78,11 @@ class AllFours(Engine):
             if body.get("kick") is None:
                 state.update(dealing_placeholders(players, sides))
                 return state
-            dealing.start_hand(state, dealer, kick=body["kick"])
+            setup.start_hand(state, dealer, kick=body["kick"])
         elif deal is not None:
-            dealing.start_hand(state, dealer, pack=list(deal["stock"]), hands=deal["hands"])
+            setup.start_hand(state, dealer, pack=list(deal["stock"]), hands=deal["hands"])
         else:
-            dealing.start_hand(state, dealer)
+            setup.start_hand(state, dealer)
         return state
 
     def _check_snapshot(self, state: dict[str, Any]) -> None:
@@ -139,7 +139,7 @@ class AllFours(Engine):
         """Apply a legal action in place; return the events (AF-D*, AF-B*, AF-P*, AF-I2)."""
         kind, player = action["type"], action["player"]
         if kind == "deal":
-            return dealing.start_hand(state, player, kick=action.get("kick"))
+            return setup.start_hand(state, player, kick=action.get("kick"))
         if kind == "stand":
             state.update(beg="stand", phase="play")
             return [event("stand", player=player)]
@@ -150,14 +150,14 @@ class AllFours(Engine):
             state.update(beg="give_one", phase="play")
             beggar = player_right_of(state["players"], state["dealer"])
             events = [event("give_one", player=player)]
-            return events + dealing.award(state, "give_one",
+            return events + setup.award(state, "give_one",
                                           side_of(state["sides"], beggar), 1)
         if kind == "run_pack":
-            return dealing.run_the_pack(state, action.get("kicks"))
+            return setup.run_the_pack(state, action.get("kicks"))
         if kind == "misdeal":  # AF-I2
             other = next(s for s in state["sides"] if s != side_of(state["sides"],
                                                                    state["dealer"]))
-            events = [event("misdeal", player=player)] + dealing.award(state, "misdeal", other, 1)
+            events = [event("misdeal", player=player)] + setup.award(state, "misdeal", other, 1)
             if state["phase"] != "game_over":  # the same dealer deals again
                 state.update(phase="deal", next_dealer=state["dealer"],
                              redeals=state["redeals"] + 1)

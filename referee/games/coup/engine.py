@@ -1,6 +1,6 @@
 """Coup (French edition "Complots") as a pure rules engine: ``shared/rules/coup.md``.
 
-State (a JSON object; see :mod:`referee.games.coup.flow` for ``turn`` and ``loss``)::
+State (a JSON object; see :mod:`referee.games.coup.apply` for ``turn`` and ``loss``)::
 
     {"game": "coup", "mode": "digital"|"table", "seed": int|str, "options": {...},
      "players": [names in seat order],
@@ -36,8 +36,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import Engine, InvalidSetup, OptionSpec, Violation, each_card, violation
-from referee.games.coup import actions
-from referee.games.coup.cards import EXCHANGERS
+from referee.games.coup import judge
+from referee.games.coup.rules import EXCHANGERS
 from referee.games.coup.setup import setup_game
 from referee.games.coup.snapshot import check_snapshot
 from referee.games.coup.views import view_of
@@ -51,7 +51,7 @@ class CoupEngine(Engine):
     min_players = 2
     max_players = 8
     rules_version = "1"
-    vocabulary, dispatch = actions.VOCABULARY, actions.RULES
+    vocabulary, dispatch = judge.VOCABULARY, judge.RULES
     options = {
         "exchanger": OptionSpec("ambassador", "choice", "COUP-S2",
                                 "The fifth character: Ambassador or Inquisitor.",
@@ -89,18 +89,18 @@ class CoupEngine(Engine):
     def _legal_actions(self, state: dict[str, Any], player: str | None) -> list[dict]:
         """Every legal action now: of ``player`` (``"host"`` for close_window) or, with
         ``None``, of everyone."""
-        listed = actions.legal_actions(state)
+        listed = judge.legal_actions(state)
         if player is None:
             return listed
         return [a for a in listed if a["player"] == player]
 
     def _violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
         """Every rule ``action`` breaks now, each with its rule ID; empty when legal."""
-        return actions.violations(state, action)
+        return judge.violations(state, action)
 
     def _play(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
         """Apply a legal action in place (COUP-A*, W*, L*)."""
-        return actions.play(state, action)
+        return judge.play(state, action)
 
     def _score(self, state: dict[str, Any]) -> dict[str, Any]:
         """``{"points": {player: influence left}, "totals": {player: coins}, "winner": player
@@ -114,12 +114,12 @@ class CoupEngine(Engine):
 
     def _to_move(self, state: dict[str, Any]) -> list[str]:
         """Seats that may act now, in seat order (several in an open window; not the host)."""
-        movers = {a["player"] for a in actions.legal_actions(state)}
+        movers = {a["player"] for a in judge.legal_actions(state)}
         return [p for p in state["players"] if p in movers]
 
     def _view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         """A seat's view, the public view (``None``) or the referee's (COUP-V1)."""
-        return view_of(state, viewer, self._to_move(state), actions.awaiting(state))
+        return view_of(state, viewer, self._to_move(state), judge.awaiting(state))
 
     def hidden_places(self, state: dict[str, Any], viewer: str | None):
         """COUP-V1: other players' face-down influence, the court deck, other seats' 2-player

@@ -4,7 +4,7 @@ the game's cards or not all there (COUP-S2, S3), coins that do not add up to 54 
 sizes (S4, S5, L1), the out (L2), the winner (E1) and a turn record that no turn can produce.
 
 The state layout is documented in :mod:`referee.games.coup.engine` and
-:mod:`referee.games.coup.flow`.
+:mod:`referee.games.coup.apply`.
 """
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from typing import Any
 from referee.games.base import (MODES, REFEREE, UNKNOWN, ImpossibleState, Problems,
                                 violation)
 from referee.games.common.options import snapshot_option_problems
-from referee.games.coup.cards import (EXCHANGE_DRAW, HAND_SIZE, HOST, TREASURY_VALUE,
+from referee.games.coup.rules import (EXCHANGE_DRAW, HAND_SIZE, HOST, TREASURY_VALUE,
                                       blocking_characters, characters_in_game,
                                       only_target_blocks,
                                       claimed_character, full_deck, is_card_name)
-from referee.games.coup.flow import (ACTION_CHALLENGE, ACTION_PROOF, BLOCK, BLOCK_CHALLENGE,
+from referee.games.coup.apply import (ACTION_CHALLENGE, ACTION_PROOF, BLOCK, BLOCK_CHALLENGE,
                                      BLOCK_PROOF, CHOOSE, CONTINUATIONS, DECIDE, DECLARE, END,
                                      EXCHANGE, OPEN_BLOCK, OVER, PROOFS, RESOLVE, SHOW, STAGES,
                                      WINDOWS, claimant, eligible_blockers, living,

@@ -31,7 +31,7 @@ from collections import Counter
 from typing import Any, Iterable
 
 from referee.games.base import UNKNOWN
-from referee.games.coup.cards import HOST, characters_in_game, copies_per_character
+from referee.games.coup.rules import HOST, characters_in_game, copies_per_character
 
 COURT = "court"
 """The place of the court deck in knowledge records."""

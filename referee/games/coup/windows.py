@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import Problems, event
-from referee.games.coup.cards import (ACTION_RULES, CHARACTERS, HOST, blocking_characters,
+from referee.games.coup.rules import (ACTION_RULES, CHARACTERS, HOST, blocking_characters,
                                       characters_in_game, only_target_blocks)
-from referee.games.coup.flow import (ACTION_CHALLENGE, ACTION_PROOF, BLOCK, BLOCK_CHALLENGE,
+from referee.games.coup.apply import (ACTION_CHALLENGE, ACTION_PROOF, BLOCK, BLOCK_CHALLENGE,
                                      BLOCK_PROOF, END, OPEN_BLOCK, RESOLVE, advance, claimant,
                                      claimed, replace_card, window_waiting)
 from referee.games.coup.table import can_take

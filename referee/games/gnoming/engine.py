@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import Engine, OptionSpec, Violation, each_card
-from referee.games.gnoming import actions, play, setup, snapshot, views
+from referee.games.gnoming import apply, judge, setup, snapshot, views
 from referee.games.gnoming.scoring import score_game, score_layout, score_round
 
 
@@ -22,7 +22,7 @@ class GnomingEngine(Engine):
     min_players = 3
     max_players = 7
     rules_version = "1"
-    vocabulary, dispatch = actions.VOCABULARY, actions.CHECKS
+    vocabulary, dispatch = judge.VOCABULARY, judge.CHECKS
     options = {
         "allow_two_players": OptionSpec(False, "bool", "GN-C2", "Admit 2 players (the "
                                         "publisher says 2–7; the seed 3–7)."),
@@ -47,19 +47,19 @@ class GnomingEngine(Engine):
 
     def _legal_actions(self, state: dict[str, Any], player: str | None) -> list[dict]:
         """Every legal action now (table mode: one per card the turned-up card may be)."""
-        return actions.legal_actions(state, player)
+        return judge.legal_actions(state, player)
 
     def _violations(self, state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
         """Every rule ``action`` breaks now, each with its rule ID; empty when legal."""
-        return actions.violations(state, action)
+        return judge.violations(state, action)
 
     def _working_copy(self, state: dict[str, Any]) -> dict[str, Any]:
         """New layouts, piles and turn; finished rounds shared (never changed)."""
-        return play.copy_state(state)
+        return apply.copy_state(state)
 
     def _play(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
         """Apply a legal action in place (GN-D*, GN-E*, GN-P*)."""
-        return play.play(state, action)
+        return apply.play(state, action)
 
     def _score(self, state: dict[str, Any]) -> dict[str, Any]:
         """Score so far.
@@ -92,7 +92,7 @@ class GnomingEngine(Engine):
 
     def _to_move(self, state: dict[str, Any]) -> list[str]:
         """Players who may act now: the turn's player, or everyone who owes a flip."""
-        return actions.to_move(state)
+        return judge.to_move(state)
 
     def _view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         """A seat, public or referee view (GN-V1, see ``views``)."""

@@ -24,8 +24,8 @@ import dataclasses
 from typing import Any, Callable
 
 from referee.games.base import MODES, UNKNOWN, ImpossibleState, InvalidSetup, Problems
-from referee.games.gnoming.actions import HOLDING_PHASES, face_down_count
-from referee.games.gnoming.cards import (
+from referee.games.gnoming.judge import HOLDING_PHASES, face_down_count
+from referee.games.gnoming.rules import (
     DECK_COUNTS, DECK_SIZE, HAZARD, POSITIONS, SIZE, is_card, is_position, is_positive, over_deck)
 from referee.games.gnoming.scoring import check_round, player_count_problem
 from referee.games.gnoming.setup import round_starter

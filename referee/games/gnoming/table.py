@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 from referee.games.base import UNKNOWN
-from referee.games.gnoming.cards import DECK_COUNTS
+from referee.games.gnoming.rules import DECK_COUNTS
 
 
 def seen_counts(state: dict[str, Any]) -> Counter:

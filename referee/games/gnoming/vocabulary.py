@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from referee.games.common.vocabulary import (KINDS, ActionSpec, FieldSpec, Kind, Phrase,
                                              ShapeWords, Vocabulary)
-from referee.games.gnoming.cards import CARDS_TEXT, is_card, is_position
+from referee.games.gnoming.rules import CARDS_TEXT, is_card, is_position
 
 _POSITION = FieldSpec("position", required=True, refusal=Phrase(
     "GN-S1", "gnoming.action.bad_position", {"position": "value"}))

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import UNKNOWN, Violation, event, violation
-from referee.games.spy.cards import (BOMB, CARD_TYPE, TOP_SECRET_2, base_cards,
+from referee.games.spy.rules import (BOMB, CARD_TYPE, TOP_SECRET_2, base_cards,
                                    movement_table, short_repr)
-from referee.games.spy.knowledge import (ANSWERS, CARD_ANSWERS, answer_allows, exposure_target,
+from referee.games.spy.table import (ANSWERS, CARD_ANSWERS, answer_allows, exposure_target,
                                          narrowed, stays_consistent)
 from referee.games.spy.positions import faced_index, mirror_index
 

@@ -28,7 +28,7 @@ from referee.games.base import (Engine, ImpossibleState, InvalidSetup, OptionSpe
 from referee.games.spy.positions import MIRRORS
 from referee.games.spy.setup import GAME, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, new_state
 from referee.games.spy.snapshot import state_problems
-from referee.games.spy.turn import (PLAYS, action_violations, legal_turn_actions, play,
+from referee.games.spy.judge import (PLAYS, action_violations, legal_turn_actions, play,
                                     to_move, working_copy)
 from referee.games.spy.vocabulary import VOCABULARY
 from referee.games.spy.views import view_state

@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.games.base import Problems
-from referee.games.spy.cards import base_cards, short_repr
-from referee.games.spy.knowledge import ANSWERS, CARD_ANSWERS
+from referee.games.spy.rules import base_cards, short_repr
+from referee.games.spy.table import ANSWERS, CARD_ANSWERS
 from referee.games.spy.positions import FACINGS
 
 EVENT_FIELDS = {"turn_round": ("player", "facing"),

@@ -9,7 +9,7 @@ which cite their own: steps SPY-M1, a target SPY-P1, an answer SPY-R2.
 from __future__ import annotations
 
 from referee.games.common.vocabulary import ActionSpec, FieldSpec, Phrase, ShapeWords, Vocabulary
-from referee.games.spy.cards import short_repr
+from referee.games.spy.rules import short_repr
 
 ACTIONS = (
     ActionSpec("turn_round", "Turn your Spy round, before or after the move (SPY-M4)."),

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.games.base import UNKNOWN
-from referee.games.spy.cards import BOMBS, CARD_TYPE, EXPOSURE_ORDER, SAFE, TOP_SECRET
+from referee.games.spy.rules import BOMBS, CARD_TYPE, EXPOSURE_ORDER, SAFE, TOP_SECRET
 
 ANSWERS = ("safe", "top_secret", "exposed", "tsss", "lit_bomb", "already_exposed")
 """The defender's answers (spy.md, Vocabulary); ``exposed`` and ``lit_bomb`` name the card."""

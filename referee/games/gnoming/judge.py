@@ -17,7 +17,7 @@ from typing import Any
 
 from referee.games.base import Violation, violation
 from referee.games.common.vocabulary import check_shape, dispatch
-from referee.games.gnoming.cards import HAZARD, MULLIGAN, POSITIONS, is_positive, pos_name
+from referee.games.gnoming.rules import HAZARD, MULLIGAN, POSITIONS, is_positive, pos_name
 from referee.games.gnoming.table import entered_card_problem, possible_from_draw_pile, unseen
 from referee.games.gnoming.vocabulary import VOCABULARY
 

@@ -29,7 +29,7 @@ from typing import Any
 from referee.games.base import event
 from referee.games.common.seats import next_seat
 from referee.games.common.shuffle import shuffled
-from referee.games.coup.cards import (COSTS, EXCHANGE_DRAW, GAINS, STEAL_MAX,
+from referee.games.coup.rules import (COSTS, EXCHANGE_DRAW, GAINS, STEAL_MAX,
                                       blocking_characters, claimed_character,
                                       only_target_blocks)
 from referee.games.coup.table import (COURT, drop_place, forget_court_order, learn, readers,

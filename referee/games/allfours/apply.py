@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.allfours.dealing import award, end_game
+from referee.games.allfours.setup import award, end_game
 from referee.games.allfours.rules import (HONOURS, is_undertrump, player_right_of, side_of,
                                           trick_winner_index)
 from referee.games.allfours.scoring import hand_awards

@@ -15,11 +15,11 @@ from typing import Any, Callable
 from referee.games.base import Problems, Violation, violation
 from referee.games.coup import choices, declare, windows
 from referee.games.common.vocabulary import check_shape, dispatch
-from referee.games.coup.cards import (ACTION_RULES, CHARACTERS, INQUISITOR, TURN_ACTIONS,
+from referee.games.coup.rules import (ACTION_RULES, CHARACTERS, INQUISITOR, TURN_ACTIONS,
                                       blocking_characters, characters_in_game,
                                       claimed_character, exchange_return_rule,
                                       only_target_blocks)
-from referee.games.coup.flow import (ACTION_CHALLENGE, BLOCK, BLOCK_CHALLENGE, CHOOSE, DECIDE,
+from referee.games.coup.apply import (ACTION_CHALLENGE, BLOCK, BLOCK_CHALLENGE, CHOOSE, DECIDE,
                                      DECLARE, EXCHANGE, OVER, PROOFS, SHOW, WINDOWS, claimant,
                                      claimed, window_waiting)
 from referee.games.coup.vocabulary import VOCABULARY

@@ -15,8 +15,8 @@ from referee.games.common.seats import next_seat
 from referee.games.common.vocabulary import check_shape, dispatch
 from referee.games.spy.answers import (answer_violations, faced_position, legal_answers,
                                        resolve_answer, spied_position, true_answer)
-from referee.games.spy.cards import EXPOSED_CARD_STEPS, base_cards, movement_table, short_repr
-from referee.games.spy.knowledge import narrowed, stays_consistent, steps_allow
+from referee.games.spy.rules import EXPOSED_CARD_STEPS, base_cards, movement_table, short_repr
+from referee.games.spy.table import narrowed, stays_consistent, steps_allow
 from referee.games.spy.positions import moved_gap, turned_round
 from referee.games.spy.vocabulary import VOCABULARY
 
