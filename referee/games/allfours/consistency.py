@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.allfours.apply import track_reneges
 from referee.games.allfours.rules import (kick_points, player_right_of, side_of,
                                           trick_winner_index)
+from referee.games.allfours.table import track_reneges
 from referee.games.base import Problems
 from referee.games.common.cards import suit_of
 

@@ -12,11 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.allfours import judge, setup, snapshot, views
-from referee.games.allfours.apply import next_to_play, play_card
-from referee.games.allfours.rules import default_sides, player_right_of, side_of
-from referee.games.base import (UNKNOWN, Engine, InvalidSetup, OptionSpec, Problems, each_card,
-                                event)
+from referee.games.allfours import apply, judge, setup, snapshot, views
+from referee.games.allfours.rules import default_sides, next_to_play, player_right_of
+from referee.games.base import UNKNOWN, Engine, InvalidSetup, OptionSpec, Problems, each_card
 from referee.games.common.cards import PACK, suit_of
 from referee.games.common.jsoncopy import json_copy
 
@@ -136,41 +134,8 @@ class AllFours(Engine):
         return judge.violations(state, action)
 
     def _play(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
-        """Apply a legal action in place; return the events (AF-D*, AF-B*, AF-P*, AF-I2)."""
-        kind, player = action["type"], action["player"]
-        if kind == "deal":
-            return setup.start_hand(state, player, kick=action.get("kick"))
-        if kind == "stand":
-            state.update(beg="stand", phase="play")
-            return [event("stand", player=player)]
-        if kind == "beg":
-            state.update(beg="begged", phase="answer")
-            return [event("beg", player=player)]
-        if kind == "give_one":
-            state.update(beg="give_one", phase="play")
-            beggar = player_right_of(state["players"], state["dealer"])
-            events = [event("give_one", player=player)]
-            return events + setup.award(state, "give_one",
-                                          side_of(state["sides"], beggar), 1)
-        if kind == "run_pack":
-            return setup.run_the_pack(state, action.get("kicks"))
-        if kind == "misdeal":  # AF-I2
-            other = next(s for s in state["sides"] if s != side_of(state["sides"],
-                                                                   state["dealer"]))
-            events = [event("misdeal", player=player)] + setup.award(state, "misdeal", other, 1)
-            if state["phase"] != "game_over":  # the same dealer deals again
-                state.update(phase="deal", next_dealer=state["dealer"],
-                             redeals=state["redeals"] + 1)
-            return events
-        if kind == "expose":
-            hand = state["hands"][player]
-            hand.remove(action["card"] if action["card"] in hand else UNKNOWN)
-            state["exposed"][player].append(action["card"])
-            return [event("expose", player=player, card=action["card"])]
-        if kind == "call":
-            owner = next_to_play(state)
-            return play_card(state, owner, action["card"], called_by=player)
-        return play_card(state, player, action["card"])
+        """Apply a legal action in place; return the events (``apply.py``)."""
+        return apply.play(state, action)
 
     def _score(self, state: dict[str, Any]) -> dict[str, Any]:
         """``{"points": this hand's points per side, "totals": the match score, "winner",

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.allfours.apply import next_to_play
-from referee.games.allfours.rules import follow_violation, max_runs, player_right_of, side_of
+from referee.games.allfours.rules import (follow_violation, max_runs, next_to_play,
+                                          player_right_of, side_of)
 from referee.games.allfours.vocabulary import VOCABULARY
 from referee.games.base import UNKNOWN, Violation, violation
 from referee.games.common.cards import is_card, suit_of

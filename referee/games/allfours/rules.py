@@ -4,7 +4,7 @@ Rule IDs refer to ``shared/rules/allfours.md``.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from referee.games.common.cards import PACK, rank_of, rank_value, suit_of
 
@@ -108,3 +108,10 @@ def is_undertrump(trick: Sequence[str], card: str, trump: str) -> bool:
     if not trick or suit_of(trick[0]) == trump or suit_of(card) != trump:
         return False
     return any(suit_of(c) == trump and rank_value(c) > rank_value(card) for c in trick)
+
+
+def next_to_play(state: dict[str, Any]) -> str:
+    """The player whose turn it is in the current trick (AF-P1: the leader, then in order)."""
+    trick = state["trick"]
+    players = state["players"]
+    return players[(players.index(trick["leader"]) + len(trick["cards"])) % len(players)]

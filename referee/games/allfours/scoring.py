@@ -1,7 +1,9 @@
 """Scoring a played hand of All Fours: High, Low, Jack, Game and renege penalties.
 
 Pure functions over what a hand leaves behind: who was dealt which card (``dealt``), the
-completed tricks (each ``{"leader", "cards", "players", "winner"}``) and the reneges proven.
+completed tricks (each ``{"leader", "cards", "players", "winner"}``) and the reneges proven;
+and :func:`award` / :func:`end_game`, which score points into a (copied) state in place and end
+the game when a side has won (AF-S6, AF-I1).
 Rule IDs refer to ``shared/rules/allfours.md``.
 """
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from referee.games.allfours.rules import game_points, side_of
+from referee.games.base import event
 from referee.games.common.cards import rank_of, rank_value, suit_of
 
 # The order points count in (AF-S6).
@@ -119,3 +122,26 @@ def add_points(score: dict[str, int], points: dict[str, int], side: str, amount:
     score[side] += amount
     points[side] += amount
     return score[side] >= target
+
+
+def award(state: dict[str, Any], kind: str, side: str, points: int) -> list[dict]:
+    """Score ``points`` to ``side``; end the game when the target is reached (AF-S6)."""
+    if state["phase"] == "game_over":
+        return []
+    reached = add_points(state["score"], state["hand_points"], side, points,
+                         state["options"]["target"])
+    events = [event("points", award=kind, side=side, points=points,
+                    score=dict(state["score"]))]
+    if reached:
+        events += end_game(state, side, "allfours.game_over.target",
+                           side=side, target_points=state["options"]["target"])
+    return events
+
+
+def end_game(state: dict[str, Any], winner: str, code: str, **params: Any) -> list[dict]:
+    """Finish the game: side ``winner`` has won (AF-S6 or AF-I1).  The ``game_over`` event's
+    ``reason`` is a message ``{"code", "params"}`` (``allfours.game_over.*``), rendered in the
+    reader's language at the edge (:func:`referee.i18n.answers.localize_event`)."""
+    state["winner"] = winner
+    state["phase"] = "game_over"
+    return [event("game_over", winner=winner, reason={"code": code, "params": params})]

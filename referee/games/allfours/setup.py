@@ -1,9 +1,10 @@
-"""Dealing, the kick, begging and running the pack (AF-D*, AF-K1, AF-B*).
+"""Setting up each hand of All Fours: the deal, the kick, begging's run of the pack and the
+redeal when the pack runs out (AF-D*, AF-K1, AF-B3, AF-B4).
 
 Functions here take a state the caller already copied and change it in place, returning events.
 Digital mode deals from the state's seed (``common.shuffle``, purpose ``deal/<hand>/<redeal>``)
 or from an entered deal; table mode is told each kick by the dealer and keeps hands as
-``"unknown"`` cards.
+``"unknown"`` cards.  The game's first state is made in ``engine._setup``.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from referee.games.allfours.rules import (HAND_SIZE, RUN_SIZE, kick_points, max_runs,
                                           player_right_of, side_of)
-from referee.games.allfours.scoring import add_points
+from referee.games.allfours.scoring import award
 from referee.games.base import UNKNOWN, event
 from referee.games.common.cards import PACK, suit_of
 from referee.games.common.shuffle import shuffled
@@ -66,29 +67,6 @@ def turn_kick(state: dict[str, Any], kick: str) -> list[dict]:
     if points:
         events += award(state, "kick", side_of(state["sides"], state["dealer"]), points)
     return events
-
-
-def award(state: dict[str, Any], kind: str, side: str, points: int) -> list[dict]:
-    """Score ``points`` to ``side``; end the game when the target is reached (AF-S6)."""
-    if state["phase"] == "game_over":
-        return []
-    reached = add_points(state["score"], state["hand_points"], side, points,
-                         state["options"]["target"])
-    events = [event("points", award=kind, side=side, points=points,
-                    score=dict(state["score"]))]
-    if reached:
-        events += end_game(state, side, "allfours.game_over.target",
-                           side=side, target_points=state["options"]["target"])
-    return events
-
-
-def end_game(state: dict[str, Any], winner: str, code: str, **params: Any) -> list[dict]:
-    """Finish the game: side ``winner`` has won (AF-S6 or AF-I1).  The ``game_over`` event's
-    ``reason`` is a message ``{"code", "params"}`` (``allfours.game_over.*``), rendered in the
-    reader's language at the edge (:func:`referee.i18n.answers.localize_event`)."""
-    state["winner"] = winner
-    state["phase"] = "game_over"
-    return [event("game_over", winner=winner, reason={"code": code, "params": params})]
 
 
 def run_the_pack(state: dict[str, Any], table_kicks: list[str] | None) -> list[dict]:

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from referee.games.allfours.apply import track_reneges
 from referee.games.allfours.rules import (HAND_SIZE, MAX_HAND, RUN_SIZE, default_sides,
                                           player_right_of, trick_winner_index)
 from referee.games.allfours.scoring import hand_awards
 from referee.games.allfours.snapshot import side_problems
+from referee.games.allfours.table import track_reneges
 from referee.games.base import InvalidSetup, Problems, Violation, violation
 from referee.games.common.cards import is_card, suit_of
 
