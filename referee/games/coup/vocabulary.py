@@ -1,6 +1,6 @@
 """Coup's action vocabulary, declared once (``shared/rules/coup.md``, "Vocabulary"): the API's
 ``ACTION_SCHEMAS`` (``referee/schemas/coup.py``) and the engine's shape check and dispatch
-(``actions.py``) are derived from it.
+(``judge.py``) are derived from it.
 
 Fields besides ``type`` and ``player``; a wrong shape cites the action's own rule (the rule
 that defines it), a sender who is no player COUP-S1.  Characters are only strings here: a name

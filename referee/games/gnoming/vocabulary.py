@@ -1,6 +1,6 @@
 """Gnoming A Round's action vocabulary, declared once (``shared/rules/gnoming.md``,
 Vocabulary): the API's ``ACTION_SCHEMAS`` (``referee/schemas/gnoming.py``) and the engine's
-shape check and dispatch (``actions.py``) are derived from it.
+shape check and dispatch (``judge.py``) are derived from it.
 
 Fields besides ``type`` and ``player``; each wrong value cites its own rule: a position or a
 pile GN-S1, a draw's source GN-T1, a card GN-C1.  In table mode (GN-X1) a card turned up is

@@ -1,7 +1,9 @@
 """Spy (Perplext): search the opponents' spy bases with your Spy card; rules of shared/rules/spy.md.
 
-Modules: ``cards`` (the deck, exposure order, movement numbers), ``positions`` (the cyclic
-position model), ``knowledge`` (what is publicly known about hidden cards, table-mode
-consistency), ``setup``, ``snapshot`` (checks of a submitted state), ``answers`` (spying and its
-answers), ``turn`` (a turn's actions), ``views`` and ``engine`` (the :class:`Engine`).
+The modules follow the layout of ``docs/adding-a-game.md``: ``rules`` (the deck, exposure order,
+movement numbers), ``setup``, ``judge`` (who may act, violations, legal actions), ``apply`` (the
+working copy, playing an action and the end of the turn), ``table`` (what is publicly known
+about hidden cards, table-mode consistency), ``snapshot`` (checks of a submitted state),
+``views``, ``vocabulary`` and ``engine`` (the :class:`Engine`); besides it, ``positions`` (the
+cyclic position model), ``answers`` (spying and its answers) and ``log``.
 """

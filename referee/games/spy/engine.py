@@ -25,11 +25,11 @@ from typing import Any
 
 from referee.games.base import (Engine, ImpossibleState, InvalidSetup, OptionSpec, Violation,
                                 violation)
+from referee.games.spy.apply import PLAYS, play, working_copy
+from referee.games.spy.judge import action_violations, legal_turn_actions, to_move
 from referee.games.spy.positions import MIRRORS
 from referee.games.spy.setup import GAME, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, new_state
 from referee.games.spy.snapshot import state_problems
-from referee.games.spy.judge import (PLAYS, action_violations, legal_turn_actions, play,
-                                    to_move, working_copy)
 from referee.games.spy.vocabulary import VOCABULARY
 from referee.games.spy.views import view_state
 

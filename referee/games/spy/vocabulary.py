@@ -1,6 +1,6 @@
 """Spy's action vocabulary, declared once (``shared/rules/spy.md``, Vocabulary): the API's
 ``ACTION_SCHEMAS`` (``referee/schemas/spy.py``) and the engine's shape check and dispatch
-(``turn.py``) are derived from it.
+(``judge.py``, ``apply.py``) are derived from it.
 
 Fields besides ``type`` and ``player``.  The engine's shape check refuses an unknown type or
 field (SPY-T1) and a sender who is no player (SPY-S1); the values are judged by the rules,
