@@ -8,8 +8,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.games.base import UNKNOWN
-from referee.games.coup.rules import CHARACTERS
 from referee.games.coup.apply import STAGES
+from referee.games.coup.rules import CHARACTERS
 from referee.games.coup.vocabulary import VOCABULARY
 from referee.schemas.fields import List, Code, Mode, Options, PlayerName, Players, Seed
 from referee.schemas.vocabulary import action_schemas

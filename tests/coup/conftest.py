@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
-from referee.games.coup.rules import characters_in_game, copies_per_character
 from referee.games.coup.engine import ENGINE
+from referee.games.coup.rules import characters_in_game, copies_per_character
 from tests.rule_checks import rules_broken
 
 PLAYERS = "ABCDEFGH"

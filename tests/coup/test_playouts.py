@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 
 from referee.games.base import UNKNOWN
-from referee.games.coup.rules import CHARACTERS, HOST, TREASURY_VALUE
 from referee.games.coup.engine import ENGINE
+from referee.games.coup.rules import CHARACTERS, HOST, TREASURY_VALUE
 
 GAMES = 250
 MAX_STEPS = 3000

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.games.coup.rules import TREASURY_VALUE
 from referee.games.coup.engine import ENGINE
+from referee.games.coup.rules import TREASURY_VALUE
 
 THREE = {"A": ["assassin", "duchess"], "B": ["captain", "countess"],
          "C": ["ambassador", "captain"]}

@@ -14,11 +14,11 @@ import random
 import pytest
 
 from referee.games.base import ImpossibleState
-from referee.games.coup import snapshot
-from referee.games.coup.rules import CHARACTERS
-from referee.games.coup.engine import ENGINE
-from referee.games.coup.apply import STAGES
 from referee.games.common.jsoncopy import json_copy
+from referee.games.coup import snapshot
+from referee.games.coup.apply import STAGES
+from referee.games.coup.engine import ENGINE
+from referee.games.coup.rules import CHARACTERS
 
 FREE = {
     "seed": "drives only later shuffles: any seed is a game's",

@@ -14,8 +14,8 @@ import random
 import pytest
 
 from referee.games.base import REFEREE, ImpossibleState, InvalidSetup, event_visible
-from referee.games.coup.rules import HOST
 from referee.games.coup.engine import ENGINE
+from referee.games.coup.rules import HOST
 
 GAMES = 20
 PUBLIC_CARD_EVENTS = ("card_revealed", "influence_lost")   # cards turned face up: public

@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections import Counter
 
 from referee.games.base import IllegalAction
-from referee.games.gnoming.rules import DECK_COUNTS
 from referee.games.gnoming.engine import ENGINE
+from referee.games.gnoming.rules import DECK_COUNTS
 
 THREE = ["ana", "ben", "cy"]
 

@@ -15,9 +15,9 @@ from collections import Counter
 import pytest
 
 from referee.games.base import UNKNOWN, IllegalAction
-from referee.games.gnoming.rules import DECK_COUNTS, DECK_SIZE
-from referee.games.gnoming.engine import ENGINE
 from referee.games.common.jsoncopy import json_copy
+from referee.games.gnoming.engine import ENGINE
+from referee.games.gnoming.rules import DECK_COUNTS, DECK_SIZE
 
 NAMES = ["ana", "ben", "cy", "dee", "eve", "fay", "gus"]
 MAX_STEPS_PER_ROUND = 3000

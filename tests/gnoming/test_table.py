@@ -3,8 +3,8 @@ turned up is entered and checked against the GN-C1 deck and every card already s
 from collections import Counter
 
 from referee.games.base import UNKNOWN
-from referee.games.gnoming.rules import DECK_COUNTS
 from referee.games.gnoming.engine import ENGINE
+from referee.games.gnoming.rules import DECK_COUNTS
 from referee.games.gnoming.table import seen_counts
 from tests.gnoming.deals import THREE, act, broken, cards, setup
 

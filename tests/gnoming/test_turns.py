@@ -7,8 +7,8 @@ worked out by hand from the entered deal.
 from collections import Counter
 
 from referee.games.base import event_visible
-from referee.games.gnoming.rules import DECK_COUNTS
 from referee.games.gnoming.engine import ENGINE
+from referee.games.gnoming.rules import DECK_COUNTS
 from tests.gnoming.deals import (
     THREE, act, act_events, broken, cards, corners, face_up, flip_all, setup)
 

@@ -13,8 +13,8 @@ import pytest
 
 from referee.games.base import UNKNOWN
 from referee.games.spy.answers import true_answer
-from referee.games.spy.rules import base_cards
 from referee.games.spy.engine import ENGINE
+from referee.games.spy.rules import base_cards
 from referee.i18n.verdicts import render
 from tests.spy.random_play import new_game
 

@@ -16,10 +16,10 @@ import random
 import pytest
 
 from referee.games.base import IllegalAction
-from referee.games.spy.rules import BASE_CARDS
 from referee.games.spy.engine import ENGINE
-from referee.games.spy.table import ANSWERS
 from referee.games.spy.judge import action_violations, to_move
+from referee.games.spy.rules import BASE_CARDS
+from referee.games.spy.table import ANSWERS
 from tests.spy.random_play import Step, play
 
 GAMES = {"digital": 120, "table": 40}

@@ -6,8 +6,8 @@ from collections import Counter
 import pytest
 
 from referee.games.base import ImpossibleState, InvalidSetup
-from referee.games.spy.rules import DEFAULT_MOVES, allowed_colours, base_cards
 from referee.games.spy.engine import ENGINE
+from referee.games.spy.rules import DEFAULT_MOVES, allowed_colours, base_cards
 from tests.spy.harness import ORDERED, base, body
 
 SEVEN = ORDERED + ["bomb_2"]

@@ -1,5 +1,5 @@
-"""The turn as a state machine: stages, windows, resolution, losses, the end (coup.md "The flow
-of a turn"; COUP-W1, W2, R1, L1, L2, E1, C4, S7).
+"""What follows a judged Coup action: the turn as a state machine — stages, windows, resolution,
+losses, the end (coup.md "The flow of a turn"; COUP-W1, W2, R1, L1, L2, E1, C4, S7).
 
 ``state["turn"]`` holds the turn in progress::
 

@@ -10,9 +10,9 @@ from itertools import combinations
 from typing import Any
 
 from referee.games.base import UNKNOWN, Problems, event
-from referee.games.coup.rules import exchange_return_rule, is_card_name
 from referee.games.coup.apply import (DECLARE, DECIDE, END, advance, draw, emit_secret,
-                                     shuffle_court, turn_up)
+                                      shuffle_court, turn_up)
+from referee.games.coup.rules import exchange_return_rule, is_card_name
 from referee.games.coup.table import (COURT, can_take, forget_one, learn, named_privately,
                                       nameable_cards, spread, take)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import Problems, event
+from referee.games.coup.apply import ACTION_CHALLENGE, OPEN_BLOCK, RESOLVE, advance, living
 from referee.games.coup.rules import (ACTION_RULES, COSTS, FORCED_COUP_COINS, INQUISITOR,
                                       TARGETED, blocking_characters, claimed_character)
-from referee.games.coup.apply import ACTION_CHALLENGE, OPEN_BLOCK, RESOLVE, advance, living
 
 
 def check_declare(state: dict[str, Any], action: dict[str, Any], problems: Problems) -> None:

@@ -1,5 +1,7 @@
 """Judging Coup's actions (coup.md "Vocabulary", declared in ``vocabulary.py``): which actions
-each stage of the turn accepts, and the dispatch to the rules of each action.
+each stage of the turn accepts, and the dispatch to the rules of each action (:data:`RULES`:
+each action's check and play, in ``declare.py``, ``windows.py`` and ``choices.py``; :func:`play`
+runs the play half; what follows it is the turn's state machine in ``apply.py``).
 
 ``violations`` checks, in order: the action's shape, that the game is not over (E1), the
 rule that forbids the action itself whatever the moment (issue 13: a challenge of an action
@@ -13,15 +15,15 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.games.base import Problems, Violation, violation
-from referee.games.coup import choices, declare, windows
 from referee.games.common.vocabulary import check_shape, dispatch
+from referee.games.coup import choices, declare, windows
+from referee.games.coup.apply import (ACTION_CHALLENGE, BLOCK, BLOCK_CHALLENGE, CHOOSE, DECIDE,
+                                      DECLARE, EXCHANGE, OVER, PROOFS, SHOW, WINDOWS, claimant,
+                                      claimed, window_waiting)
 from referee.games.coup.rules import (ACTION_RULES, CHARACTERS, INQUISITOR, TURN_ACTIONS,
                                       blocking_characters, characters_in_game,
                                       claimed_character, exchange_return_rule,
                                       only_target_blocks)
-from referee.games.coup.apply import (ACTION_CHALLENGE, BLOCK, BLOCK_CHALLENGE, CHOOSE, DECIDE,
-                                     DECLARE, EXCHANGE, OVER, PROOFS, SHOW, WINDOWS, claimant,
-                                     claimed, window_waiting)
 from referee.games.coup.vocabulary import VOCABULARY
 
 _WINDOW = ("pass", "close_window")

@@ -17,10 +17,10 @@ from typing import Any
 
 from referee.games.base import MODES, REFEREE, UNKNOWN, InvalidSetup, Problems, violation
 from referee.games.common.shuffle import shuffled
+from referee.games.coup.apply import new_turn
 from referee.games.coup.rules import (HAND_SIZE, HOST, START_COINS, TREASURY_VALUE,
                                       characters_in_game, copies_per_character, full_deck,
                                       is_card_name)
-from referee.games.coup.apply import new_turn
 from referee.games.coup.table import empty_knowledge
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8

@@ -14,15 +14,15 @@ from typing import Any
 from referee.games.base import (MODES, REFEREE, UNKNOWN, ImpossibleState, Problems,
                                 violation)
 from referee.games.common.options import snapshot_option_problems
+from referee.games.coup.apply import (ACTION_CHALLENGE, ACTION_PROOF, BLOCK, BLOCK_CHALLENGE,
+                                      BLOCK_PROOF, CHOOSE, CONTINUATIONS, DECIDE, DECLARE, END,
+                                      EXCHANGE, OPEN_BLOCK, OVER, PROOFS, RESOLVE, SHOW, STAGES,
+                                      WINDOWS, claimant, eligible_blockers, living,
+                                      window_candidates, window_waiting)
 from referee.games.coup.rules import (EXCHANGE_DRAW, HAND_SIZE, HOST, TREASURY_VALUE,
                                       blocking_characters, characters_in_game,
                                       only_target_blocks,
                                       claimed_character, full_deck, is_card_name)
-from referee.games.coup.apply import (ACTION_CHALLENGE, ACTION_PROOF, BLOCK, BLOCK_CHALLENGE,
-                                     BLOCK_PROOF, CHOOSE, CONTINUATIONS, DECIDE, DECLARE, END,
-                                     EXCHANGE, OPEN_BLOCK, OVER, PROOFS, RESOLVE, SHOW, STAGES,
-                                     WINDOWS, claimant, eligible_blockers, living,
-                                     window_candidates, window_waiting)
 from referee.games.coup.snapshot_records import bad_action, check_record_types, check_records
 from referee.games.coup.table import card_locations
 

@@ -12,10 +12,10 @@ from typing import Any
 
 from referee.games.base import UNKNOWN, Problems
 from referee.games.common.seats import next_seat
+from referee.games.coup.apply import ACTION_CHALLENGE, ACTION_PROOF, OVER, RESOLVE, STAGES
 from referee.games.coup.rules import (HOST, TARGETED, TURN_ACTIONS, blocking_characters,
                                       characters_in_game, copies_per_character,
                                       only_target_blocks)
-from referee.games.coup.apply import ACTION_CHALLENGE, ACTION_PROOF, OVER, RESOLVE, STAGES
 from referee.games.coup.table import COURT, accounted
 
 DISPUTE_FIELDS = ("turn", "player", "action", "card", "place", "reader", "rule", "known",

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import Problems, event
+from referee.games.coup.apply import (ACTION_CHALLENGE, ACTION_PROOF, BLOCK, BLOCK_CHALLENGE,
+                                      BLOCK_PROOF, END, OPEN_BLOCK, RESOLVE, advance, claimant,
+                                      claimed, replace_card, window_waiting)
 from referee.games.coup.rules import (ACTION_RULES, CHARACTERS, HOST, blocking_characters,
                                       characters_in_game, only_target_blocks)
-from referee.games.coup.apply import (ACTION_CHALLENGE, ACTION_PROOF, BLOCK, BLOCK_CHALLENGE,
-                                     BLOCK_PROOF, END, OPEN_BLOCK, RESOLVE, advance, claimant,
-                                     claimed, replace_card, window_waiting)
 from referee.games.coup.table import can_take
 
 

@@ -15,7 +15,7 @@ from referee.games.common.jsoncopy import json_copy
 from referee.games.common.seats import next_seat
 from referee.games.common.shuffle import shuffled
 from referee.games.gnoming.judge import (
-    bounce_problem, face_down_count, face_up_mulligans)
+                                         bounce_problem, face_down_count, face_up_mulligans)
 from referee.games.gnoming.rules import DECK_COUNTS, HAZARD, POSITIONS
 from referee.games.gnoming.scoring import score_game, score_round
 from referee.games.gnoming.setup import blank_turn, start_round

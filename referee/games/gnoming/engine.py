@@ -1,9 +1,10 @@
 """The Gnoming A Round engine (rules: ``shared/rules/gnoming.md``, registry name ``gnoming``).
 
 A golf-style game: each player builds a 3×3 layout; lowest total after the rounds wins.  The
-pieces live in their own modules: ``cards`` (the deck, GN-C1), ``setup`` (GN-S*), ``actions``
-(violations and legal actions), ``play`` (applying them, the end of turns and rounds),
-``scoring`` (GN-P*, GN-W1), ``table`` (GN-X1), ``views`` (GN-V1), ``snapshot`` (check_snapshot).
+pieces live in the modules of ``docs/adding-a-game.md``: ``rules`` (the deck, GN-C1),
+``setup`` (GN-S*), ``judge`` (violations and legal actions), ``apply`` (applying them, the end
+of turns and rounds), ``scoring`` (GN-P*, GN-W1), ``table`` (GN-X1), ``views`` (GN-V1),
+``snapshot`` (check_snapshot).
 """
 from __future__ import annotations
 

@@ -15,8 +15,8 @@ from typing import Any, Sequence
 
 from referee.games.base import ImpossibleState, Problems
 from referee.games.gnoming.rules import (
-    CARDS_TEXT, HAZARD, HAZARD_POINTS, LINES, MULLIGAN, OUT_FIRST_BONUS, POSITIONS, SIZE,
-    is_card, is_negative, is_positive, over_deck, value)
+                                         CARDS_TEXT, HAZARD, HAZARD_POINTS, LINES, MULLIGAN, OUT_FIRST_BONUS, POSITIONS, SIZE,
+                                         is_card, is_negative, is_positive, over_deck, value)
 
 Grid = Sequence[Sequence[Any]]
 

@@ -20,7 +20,7 @@ from typing import Any
 from referee.games.base import REFEREE, UNKNOWN, InvalidSetup, Problems, event, violation
 from referee.games.common.shuffle import shuffled
 from referee.games.gnoming.rules import (
-    DECK, DECK_COUNTS, DECK_SIZE, HAZARD, SIZE, is_card, over_deck)
+                                         DECK, DECK_COUNTS, DECK_SIZE, HAZARD, SIZE, is_card, over_deck)
 from referee.games.gnoming.scoring import grid_problems, player_count_problem
 
 SETUP_FLIPS = 2  # GN-S2

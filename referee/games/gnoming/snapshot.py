@@ -5,7 +5,7 @@ The state (a JSON object; every key below is required):
 - ``game`` ``"gnoming"``, ``mode`` ``"digital"``|``"table"``, ``players`` (seat order,
   clockwise), ``options`` (all four, see the engine), ``seed`` (int ≥ 0 or string);
 - ``round`` (1-based), ``starter`` (who started this round, GN-S3), ``phase`` (see
-  ``actions``);
+  ``judge``);
 - ``layouts``: ``{player: 3×3 rows of {"card", "up"}}`` — in table mode face-down cards are
   ``"unknown"``, in digital mode every card is known;
 - ``draw_pile`` (top first; table mode: ``"unknown"``s, or after a GN-D5 reshuffle known cards
@@ -26,7 +26,7 @@ from typing import Any, Callable
 from referee.games.base import MODES, UNKNOWN, ImpossibleState, InvalidSetup, Problems
 from referee.games.gnoming.judge import HOLDING_PHASES, face_down_count
 from referee.games.gnoming.rules import (
-    DECK_COUNTS, DECK_SIZE, HAZARD, POSITIONS, SIZE, is_card, is_position, is_positive, over_deck)
+                                         DECK_COUNTS, DECK_SIZE, HAZARD, POSITIONS, SIZE, is_card, is_position, is_positive, over_deck)
 from referee.games.gnoming.scoring import check_round, player_count_problem
 from referee.games.gnoming.setup import round_starter
 

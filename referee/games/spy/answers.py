@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import UNKNOWN, Violation, event, violation
-from referee.games.spy.rules import (BOMB, CARD_TYPE, TOP_SECRET_2, base_cards,
-                                   movement_table, short_repr)
-from referee.games.spy.table import (ANSWERS, CARD_ANSWERS, answer_allows, exposure_target,
-                                         narrowed, stays_consistent)
 from referee.games.spy.positions import faced_index, mirror_index
+from referee.games.spy.rules import (BOMB, CARD_TYPE, TOP_SECRET_2, base_cards,
+                                     movement_table, short_repr)
+from referee.games.spy.table import (ANSWERS, CARD_ANSWERS, answer_allows, exposure_target,
+                                     narrowed, stays_consistent)
 
 ANSWER_RULE = {"safe": "SPY-R2", "top_secret": "SPY-R2", "exposed": "SPY-R3", "tsss": "SPY-R4",
                "lit_bomb": "SPY-R5", "already_exposed": "SPY-R6"}

@@ -30,8 +30,8 @@ from referee.games.spy.judge import action_violations, legal_turn_actions, to_mo
 from referee.games.spy.positions import MIRRORS
 from referee.games.spy.setup import GAME, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, new_state
 from referee.games.spy.snapshot import state_problems
-from referee.games.spy.vocabulary import VOCABULARY
 from referee.games.spy.views import view_state
+from referee.games.spy.vocabulary import VOCABULARY
 
 
 class SpyEngine(Engine):

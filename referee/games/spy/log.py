@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.games.base import Problems
+from referee.games.spy.positions import FACINGS
 from referee.games.spy.rules import base_cards, short_repr
 from referee.games.spy.table import ANSWERS, CARD_ANSWERS
-from referee.games.spy.positions import FACINGS
 
 EVENT_FIELDS = {"turn_round": ("player", "facing"),
                 "move": ("player", "steps", "facing", "from_gap", "spy_gap", "faced"),

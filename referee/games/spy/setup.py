@@ -16,10 +16,10 @@ from typing import Any, Mapping
 
 from referee.games.base import MODES, REFEREE, UNKNOWN, InvalidSetup, Problems
 from referee.games.common.shuffle import rng, shuffled
+from referee.games.spy.positions import FACINGS
 from referee.games.spy.rules import (BOMB_2, COLOURS, SPY, allowed_colours, base_cards,
                                      card_moves_problems, short_repr)
 from referee.games.spy.table import initial_knowledge
-from referee.games.spy.positions import FACINGS
 
 GAME = "spy"
 RULES_VERSION = "1"

@@ -10,13 +10,13 @@ from typing import Any, Callable
 from referee.games.base import MODES, UNKNOWN, Problems
 from referee.games.common.options import snapshot_option_problems
 from referee.games.spy.answers import spied_position
+from referee.games.spy.judge import ACTION_FIELDS, slots_used
+from referee.games.spy.log import log_problems
 from referee.games.spy.rules import (BOMBS, EXPOSURE_ORDER, TOP_SECRET_2, base_cards,
                                      movement_table, short_repr)
-from referee.games.spy.table import domains, has_arrangement
-from referee.games.spy.log import log_problems
 from referee.games.spy.setup import (GAME, LAYOUT_KEYS, RULES_VERSION, colours_problems,
                                      layout_problems, options_problems, players_problems)
-from referee.games.spy.judge import ACTION_FIELDS, slots_used
+from referee.games.spy.table import domains, has_arrangement
 
 STATE_KEYS = ("game", "rules_version", "mode", "seed", "options", "players", "colours", "bases",
               "eliminated", "winner", "turn", "log")

@@ -12,8 +12,8 @@ import copy
 from typing import Any
 
 from referee.games.base import PUBLIC, REFEREE, IllegalAction
-from referee.games.spy.table import exposure_target
 from referee.games.spy.judge import not_a_player
+from referee.games.spy.table import exposure_target
 
 HIDDEN = "hidden"
 SHARED_KEYS = ("game", "rules_version", "mode", "options", "players", "colours", "eliminated",
