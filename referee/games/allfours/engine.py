@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.allfours import apply, judge, setup, snapshot, views
-from referee.games.allfours.rules import default_sides, next_to_play, player_right_of
-from referee.games.base import UNKNOWN, Engine, InvalidSetup, OptionSpec, Problems, each_card
+from referee.games.allfours.rules import next_to_play, player_right_of
+from referee.games.base import UNKNOWN, Engine, OptionSpec, each_card
 from referee.games.common.cards import PACK, suit_of
 from referee.games.common.jsoncopy import json_copy
 
@@ -47,41 +47,7 @@ class AllFours(Engine):
         ``dealer`` (default the first player), ``options``, ``mode``, ``sides`` (optional),
         and either ``deal`` (``hands`` of 6 and ``stock`` top first, digital) or nothing (the
         seeded shuffle); in table mode an optional ``kick``.  Raises :class:`InvalidSetup`."""
-        players = list(body["players"])
-        problems = Problems()
-        if len(players) not in (2, 4) or len(set(players)) != len(players):
-            problems.flag("AF-D1", "allfours.setup.players", "players")
-            problems.raise_as(InvalidSetup)
-        mode = body.get("mode", "digital")
-        dealer = body.get("dealer") or players[0]
-        if dealer not in players:
-            problems.flag("AF-D2", "allfours.setup.dealer_not_a_player", "dealer",
-                          value=repr(dealer))
-        sides = body.get("sides") or default_sides(players)
-        problems.items += snapshot.side_problems(players, sides, "sides")
-        deal = body.get("deal")
-        if deal is not None and mode == "table":
-            problems.flag("AF-D3", "allfours.setup.table_has_no_deal", "deal")
-        if deal is not None:
-            problems.items += snapshot.entered_deal_problems(players, deal)
-        if mode == "digital" and body.get("kick") is not None:
-            problems.flag("AF-K1", "allfours.setup.digital_turns_the_kick", "kick")
-        problems.raise_as(InvalidSetup)
-        state = {"game": self.name, "mode": mode, "seed": seed, "players": players,
-                 "sides": {k: list(v) for k, v in sides.items()},
-                 "options": self.resolve_options(body.get("options")), "hand_number": 1,
-                 "redeals": 0, "score": {s: 0 for s in sides}, "winner": None,
-                 "last_hand": None, "phase": "deal", "next_dealer": dealer, "dealer": dealer}
-        if mode == "table":
-            if body.get("kick") is None:
-                state.update(dealing_placeholders(players, sides))
-                return state
-            setup.start_hand(state, dealer, kick=body["kick"])
-        elif deal is not None:
-            setup.start_hand(state, dealer, pack=list(deal["stock"]), hands=deal["hands"])
-        else:
-            setup.start_hand(state, dealer)
-        return state
+        return setup.new_game(body, seed, self.name, self.resolve_options)
 
     def _check_snapshot(self, state: dict[str, Any]) -> None:
         """Raise ``ImpossibleState`` for a snapshot no legal game reaches (``snapshot.py``)."""
@@ -192,14 +158,6 @@ class AllFours(Engine):
         for player, hand in after["hands"].items():
             played = [c for c in before["dealt"][player] if c not in before["hands"][player]]
             after["dealt"][player] = list(hand) + played
-
-
-def dealing_placeholders(players, sides) -> dict[str, Any]:
-    """Empty hand fields for a table-mode game waiting for its first deal."""
-    return {"hands": {p: [] for p in players}, "dealt": {p: [] for p in players}, "stock": [],
-            "kicks": [], "trump": None, "beg": None, "tricks": [], "claims": [], "reneges": [],
-            "trick": {"leader": players[0], "cards": [], "players": []},
-            "exposed": {p: [] for p in players}, "hand_points": {s: 0 for s in sides}}
 
 
 ENGINE = AllFours()

@@ -1,21 +1,76 @@
-"""Setting up each hand of All Fours: the deal, the kick, begging's run of the pack and the
-redeal when the pack runs out (AF-D*, AF-K1, AF-B3, AF-B4).
+"""Setting up All Fours: the game's first state, then each hand: the deal, the kick, begging's
+run of the pack and the redeal when the pack runs out (AF-D*, AF-K1, AF-B3, AF-B4).
 
-Functions here take a state the caller already copied and change it in place, returning events.
+:func:`new_game` makes the first state; the other functions take a state the caller already
+copied and change it in place, returning events.
 Digital mode deals from the state's seed (``common.shuffle``, purpose ``deal/<hand>/<redeal>``)
 or from an entered deal; table mode is told each kick by the dealer and keeps hands as
-``"unknown"`` cards.  The game's first state is made in ``engine._setup``.
+``"unknown"`` cards.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from referee.games.allfours.rules import (HAND_SIZE, RUN_SIZE, kick_points, max_runs,
-                                          player_right_of, side_of)
+from referee.games.allfours.rules import (HAND_SIZE, RUN_SIZE, default_sides, kick_points,
+                                          max_runs, player_right_of, side_of)
 from referee.games.allfours.scoring import award
-from referee.games.base import UNKNOWN, event
+from referee.games.allfours.snapshot import entered_deal_problems, side_problems
+from referee.games.base import UNKNOWN, InvalidSetup, Problems, event
 from referee.games.common.cards import PACK, suit_of
 from referee.games.common.shuffle import shuffled
+
+
+def new_game(body: dict[str, Any], seed: int | str, name: str,
+             resolve_options: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+    """Start a game (AF-D1…D3, AF-K1).  ``body``: ``players`` (2 or 4, play order),
+    ``dealer`` (default the first player), ``options``, ``mode``, ``sides`` (optional),
+    and either ``deal`` (``hands`` of 6 and ``stock`` top first, digital) or nothing (the
+    seeded shuffle); in table mode an optional ``kick``.  Raises :class:`InvalidSetup`.
+    ``name`` is the registry name, ``resolve_options`` the engine's option check (called once
+    the players and the deal passed theirs)."""
+    players = list(body["players"])
+    problems = Problems()
+    if len(players) not in (2, 4) or len(set(players)) != len(players):
+        problems.flag("AF-D1", "allfours.setup.players", "players")
+        problems.raise_as(InvalidSetup)
+    mode = body.get("mode", "digital")
+    dealer = body.get("dealer") or players[0]
+    if dealer not in players:
+        problems.flag("AF-D2", "allfours.setup.dealer_not_a_player", "dealer",
+                      value=repr(dealer))
+    sides = body.get("sides") or default_sides(players)
+    problems.items += side_problems(players, sides, "sides")
+    deal = body.get("deal")
+    if deal is not None and mode == "table":
+        problems.flag("AF-D3", "allfours.setup.table_has_no_deal", "deal")
+    if deal is not None:
+        problems.items += entered_deal_problems(players, deal)
+    if mode == "digital" and body.get("kick") is not None:
+        problems.flag("AF-K1", "allfours.setup.digital_turns_the_kick", "kick")
+    problems.raise_as(InvalidSetup)
+    state = {"game": name, "mode": mode, "seed": seed, "players": players,
+             "sides": {k: list(v) for k, v in sides.items()},
+             "options": resolve_options(body.get("options")), "hand_number": 1,
+             "redeals": 0, "score": {s: 0 for s in sides}, "winner": None,
+             "last_hand": None, "phase": "deal", "next_dealer": dealer, "dealer": dealer}
+    if mode == "table":
+        if body.get("kick") is None:
+            state.update(dealing_placeholders(players, sides))
+            return state
+        start_hand(state, dealer, kick=body["kick"])
+    elif deal is not None:
+        start_hand(state, dealer, pack=list(deal["stock"]), hands=deal["hands"])
+    else:
+        start_hand(state, dealer)
+    return state
+
+
+def dealing_placeholders(players, sides) -> dict[str, Any]:
+    """Empty hand fields for a table-mode game waiting for its first deal."""
+    return {"hands": {p: [] for p in players}, "dealt": {p: [] for p in players}, "stock": [],
+            "kicks": [], "trump": None, "beg": None, "tricks": [], "claims": [], "reneges": [],
+            "trick": {"leader": players[0], "cards": [], "players": []},
+            "exposed": {p: [] for p in players}, "hand_points": {s: 0 for s in sides}}
 
 
 def start_hand(state: dict[str, Any], dealer: str, pack: list[str] | None = None,
