@@ -13,16 +13,19 @@ through the same renderer.
 from __future__ import annotations
 
 import datetime
-import json
 import logging
 import sys
 from typing import Any
 
+import orjson
 import structlog
 
 _configured: tuple | None = None
 _UTC = datetime.timezone.utc
-_encode = json.JSONEncoder(ensure_ascii=False, default=str).encode
+def _encode(fields: dict[str, Any]) -> str:
+    """One JSON object (orjson: a few times faster than the standard library's encoder; the
+    same object, written compactly)."""
+    return orjson.dumps(fields, default=str).decode()
 
 
 def request_context(logger, method_name, event: dict[str, Any]) -> dict[str, Any]:
