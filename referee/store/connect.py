@@ -19,6 +19,7 @@ when it is built; the others connect on first use.
 """
 from __future__ import annotations
 
+import threading
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -58,7 +59,29 @@ def _hosts(netloc: str, default_port: int) -> tuple[list[tuple[str, int]], str |
 
 class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool):
     """The Sentinel master's pool, blocking like :class:`redis.BlockingConnectionPool` (redis-py
-    has no blocking Sentinel pool): Sentinel's address lookup, the blocking pool's bound."""
+    has no blocking Sentinel pool): Sentinel's address lookup, the blocking pool's bound.
+
+    Every new connection asks the Sentinels where the master is; a burst of new connections
+    (a hundred streams opening at once) would send as many lookups at once, and under load
+    some time out (``MasterNotFoundError``: a 503).  Lookups here are single-flight: one at a
+    time, and a caller that waited while another looked up takes that answer (never an older
+    one: no cache outlives the lookup)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._lookup = threading.Lock()
+        self._lookups = 0
+        self._master: Any = None
+
+    def get_master_address(self):
+        """The master's ``(host, port)`` (one Sentinel lookup for the callers that waited)."""
+        seen = self._lookups
+        with self._lookup:
+            if self._lookups != seen:  # looked up while this caller waited
+                return self._master
+            self._master = super().get_master_address()
+            self._lookups += 1
+            return self._master
 
 
 def redis_client(url: str, *, max_connections: int | None = None,

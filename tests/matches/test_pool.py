@@ -47,6 +47,37 @@ def test_a_sentinel_master_gets_a_blocking_sentinel_pool_without_connecting():
     assert not isinstance(default, redis.BlockingConnectionPool)
 
 
+def test_a_burst_of_new_sentinel_connections_asks_the_sentinels_once(monkeypatch):
+    """120 connections opening at once ask where the master is: one Sentinel lookup serves
+    the callers that waited for it (a lookup each timed out under load: MasterNotFoundError,
+    503), and every caller gets the answer of a lookup made after it asked."""
+    pool = redis_client("redis+sentinel://127.0.0.1:1/mymaster", max_connections=7,
+                        pool_timeout=0.25).connection_pool
+    lookups = []
+
+    def lookup(self):
+        lookups.append(1)
+        time.sleep(0.2)  # a Sentinel answering slowly
+        return ("10.0.0.%d" % len(lookups), 6379)
+
+    monkeypatch.setattr(SentinelConnectionPool, "get_master_address", lookup)
+    barrier = threading.Barrier(OPENS)
+    answers = []
+
+    def ask():
+        barrier.wait()
+        answers.append(pool.get_master_address())
+
+    threads = [threading.Thread(target=ask) for _ in range(OPENS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(answers) == OPENS
+    assert len(lookups) <= 3  # the first, and at most a second for those arriving during it
+    assert pool.get_master_address() == ("10.0.0.%d" % (len(lookups)), 6379)  # a fresh lookup
+
+
 def test_more_than_100_stream_opens_at_once_all_read_within_the_bound(redis_url, redis_prefix,
                                                                      table):
     """AF-B1 table: 120 threads open the same seat's stream at one instant (a barrier)."""
