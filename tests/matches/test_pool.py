@@ -47,6 +47,16 @@ def test_a_sentinel_master_gets_a_blocking_sentinel_pool_without_connecting():
     assert not isinstance(default, redis.BlockingConnectionPool)
 
 
+def at_once(target, timeout: float) -> None:
+    """Run ``target`` in :data:`OPENS` threads (it waits on a barrier of its own) and join
+    them, each for at most ``timeout`` seconds."""
+    threads = [threading.Thread(target=target) for _ in range(OPENS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout)
+
+
 def test_a_burst_of_new_sentinel_connections_asks_the_sentinels_once(monkeypatch):
     """120 connections opening at once ask where the master is: one Sentinel lookup serves
     the callers that waited for it (a lookup each timed out under load: MasterNotFoundError,
@@ -68,11 +78,7 @@ def test_a_burst_of_new_sentinel_connections_asks_the_sentinels_once(monkeypatch
         barrier.wait()
         answers.append(pool.get_master_address())
 
-    threads = [threading.Thread(target=ask) for _ in range(OPENS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    at_once(ask, 30)
     assert len(answers) == OPENS
     assert len(lookups) <= 3  # the first, and at most a second for those arriving during it
     assert pool.get_master_address() == ("10.0.0.%d" % (len(lookups)), 6379)  # a fresh lookup
@@ -100,11 +106,7 @@ def test_more_than_100_stream_opens_at_once_all_read_within_the_bound(redis_url,
         response.close()
         first.append((response.status_code, text))
 
-    threads = [threading.Thread(target=open_one) for _ in range(OPENS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    at_once(open_one, 60)
     assert len(first) == OPENS
     assert all(status == 200 and '"version":1' in text for status, text in first)
     for pool in _pools(app.extensions["referee.store"].client):
