@@ -29,6 +29,7 @@ from referee.games.gnoming.rules import (
                                          DECK_COUNTS, DECK_SIZE, HAZARD, POSITIONS, SIZE, is_card, is_position, is_positive, over_deck)
 from referee.games.gnoming.scoring import check_round, player_count_problem
 from referee.games.gnoming.setup import round_starter
+from referee.games.gnoming.snapshot_turn import check_turn_record
 
 PHASES = ("setup", "draw", *HOLDING_PHASES, "restart", "hazard", "reveal", "over")
 STATE_KEYS = ("game", "mode", "players", "options", "seed", "round", "starter", "phase",
@@ -61,6 +62,8 @@ def check_snapshot(state: Any, resolve_options: Callable[[Any], dict]) -> None:
     _check_turn(state, problems)
     problems.raise_as(ImpossibleState)
     _check_phase(state, problems)
+    problems.raise_as(ImpossibleState)
+    check_turn_record(state, problems)
     problems.raise_as(ImpossibleState)
 
 
