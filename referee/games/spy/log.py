@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from referee.games.base import Problems
 from referee.games.spy.positions import FACINGS
+from referee.games.spy.replay import replay_problems
 from referee.games.spy.rules import base_cards, short_repr
 from referee.games.spy.table import ANSWERS, CARD_ANSWERS
 
@@ -32,7 +33,7 @@ RULES = {"eliminated": ("SPY-R5", "SPY-R7"), "game_over": ("SPY-E2",)}
 
 def log_problems(state: dict[str, Any], problems: Problems) -> None:
     """Add a problem for each log entry that is not an event a legal game writes (the state's
-    other fields already checked)."""
+    other fields already checked); when every entry is, replay the log (``replay.py``)."""
     players = state["players"]
     size = len(base_cards(len(players)))
     deck = base_cards(len(players))
@@ -45,6 +46,7 @@ def log_problems(state: dict[str, Any], problems: Problems) -> None:
     }
     for key in ("from_gap", "spy_gap", "faced", "position"):
         checks[key] = lambda v: type(v) is int and 0 <= v < size
+    before = len(problems.items)
     for index, entry in enumerate(state["log"]):
         where = f"state.log[{index}]"
         kind = entry.get("type")
@@ -67,6 +69,8 @@ def log_problems(state: dict[str, Any], problems: Problems) -> None:
                           kind=kind, key=bad[0], given=short_repr(entry[bad[0]]))
             continue
         _agreement(state, entry, index, problems)
+    if len(problems.items) == before:
+        replay_problems(state, problems)
 
 
 def _safe(check: Callable[[Any], bool], value: Any) -> bool:
