@@ -5,5 +5,6 @@ movement numbers), ``setup``, ``judge`` (who may act, violations, legal actions)
 working copy, playing an action and the end of the turn), ``table`` (what is publicly known
 about hidden cards, table-mode consistency), ``snapshot`` (checks of a submitted state),
 ``views``, ``vocabulary`` and ``engine`` (the :class:`Engine`); besides it, ``positions`` (the
-cyclic position model), ``answers`` (spying and its answers) and ``log``.
+cyclic position model), ``answers`` (spying and its answers), ``log`` (the log's events)
+and ``replay`` (the log replayed move by move against the state).
 """
