@@ -194,11 +194,15 @@ class MatchService:
         return {"version": record["version"], "events": for_reader(logged, caller.viewer)}
 
     def legal_actions(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
-        """The caller's legal actions now; the host gets everyone's (host-only included)."""
+        """The caller's legal actions now; the host gets everyone's (host-only included).
+        While a rollback is pending none (every action answers 409 ``rollback-pending`` until
+        the seats decide it): ``actions`` is empty, ``to_move`` still says whose move the
+        game waits for."""
         engine = game_entry(record["game"]).engine
         player = None if caller.host else caller.seat
         state = engine.checked(record["state"])
-        return {"version": record["version"], "actions": engine.legal_actions(state, player),
+        actions = [] if record.get("rollback") else engine.legal_actions(state, player)
+        return {"version": record["version"], "actions": actions,
                 "to_move": engine.to_move(state)}
 
     def audit(self, record: dict[str, Any]) -> dict[str, Any]:

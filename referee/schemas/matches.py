@@ -151,7 +151,8 @@ class MatchEventsSchema(Schema):
 
 
 class MatchLegalActionsSchema(Schema):
-    """The caller's legal actions now (the host: everyone's, host-only ones included)."""
+    """The caller's legal actions now (the host: everyone's, host-only ones included); none
+    while a rollback is pending."""
 
     version = _VERSION
     actions = List(fields.Dict(), required=True)

@@ -40,6 +40,7 @@ def played(client, table, setup, moves, seed=1):
 
 def test_digital_every_seat_approves_then_the_state_of_the_version_returns(client, table):
     game, views = played(client, table, FOUR_SETUP, 6)
+    who, action = next((p, a) for p in game.read("host")["to_move"] for a in game.legal(p))
     proposed = propose(game, 3, 7)
     assert proposed.status_code == 200, proposed.get_json()
     body = proposed.get_json()
@@ -48,8 +49,9 @@ def test_digital_every_seat_approves_then_the_state_of_the_version_returns(clien
     assert pending["to_version"] == 3 and pending["approval"] == "all"
     assert [u["version"] for u in pending["undone"]] == [4, 5, 6, 7]
     assert all(set(u) == {"version", "type", "player"} for u in pending["undone"])  # no cards
-    # While it is pending nobody moves; a client still at version 7 is stale.
-    who, action = next((p, a) for p in game.read("host")["to_move"] for a in game.legal(p))
+    # While it is pending nobody moves, and no action is listed as legal; a client still at
+    # version 7 is stale.
+    assert game.legal(who) == [] and who in game.read("host")["to_move"]
     assert game.act(who, action, version=8).get_json()["type"] == "/problems/rollback-pending"
     assert game.act(who, action, version=7).status_code == 409
     for n, seat in enumerate(FOUR[:3]):
