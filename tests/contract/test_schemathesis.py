@@ -27,7 +27,9 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]
 
 schema = schemathesis.openapi.from_path(REPO / "openapi.yaml")
-schema.app = create_app({"TESTING": True, "REDIS_URL": None})
+schema.app = create_app({"TESTING": True, "REDIS_URL": None,
+                         # a stream ends (event: end, reconnect) after 0.3 s: read whole here
+                         "STREAM_MAX_SECONDS": 0.3, "STREAM_HEARTBEAT_SECONDS": 0.1})
 schema.config.phases.update(phases=["examples", "coverage", "fuzzing"])
 SENT: list[str] = []  # the label of every generated request, e.g. "POST /v1/matches"
 
