@@ -119,22 +119,31 @@ class MatchService:
     def _deal(self, entry: GameEntry, setup: dict[str, Any], seed: int | str,
               seats: dict[str, str], host: str, **extra: Any) -> dict[str, Any]:
         """Store a new match at version 1 dealt from ``setup`` and ``seed`` whose seat and host
-        token hashes are ``seats`` and ``host``; return its record."""
+        token hashes are ``seats`` and ``host``, with the events of its first deal logged at
+        version 1, ``seq`` 1… (All Fours' kick points, AF-K1: :meth:`Engine.opening`); return
+        its record."""
         match_id = secrets.token_urlsafe(16)
+        state, events = entry.engine.opening(setup, seed)
         record = {"id": match_id, "game": entry.engine.name, "mode": setup["mode"],
                   "version": 1, "players": list(setup["players"]), "setup": setup,
                   "seed": seed, "commitment": commitment(seed, match_id),
-                  "state": entry.engine.setup(setup, seed), "event_count": 0,
+                  "state": state, "event_count": 0,
                   "seats": seats, "host": host, "rollback": None, "rematch": None, **extra}
-        self.store.create(match_id, record, self.ttl)
+        _, numbered = _advance({**record, "version": 0}, {}, events)
+        record["event_count"] = len(numbered)
+        self.store.create(match_id, record, self.ttl, numbered)
         return record
 
-    def rematch(self, record: dict[str, Any], caller: Caller) -> tuple[int, dict[str, Any]]:
+    def rematch(self, record: dict[str, Any], caller: Caller, body: dict[str, Any] | None = None
+                ) -> tuple[int, dict[str, Any]]:
         """Start the next match of a finished one: the same game, setup and seats (every seat
-        and host token stays valid), a fresh seed.  Returns ``(201, the new match)``, or
-        ``(200, the same)`` when the rematch already exists.  403 ``forbidden`` without the
-        host token; 409 ``match-not-over`` before the end (a state conflict: the same
-        request succeeds once the match ends)."""
+        and host token stays valid), a fresh seed; the setup's facts of the old deal
+        (``engine.dealt_fields``) are not copied: ``body`` may enter the new deal's, and
+        ``dealer`` (:func:`rematch_setup`).  Returns ``(201, the new match)``, or ``(200, the
+        same)`` when the rematch already exists.  403 ``forbidden`` without the host token;
+        409 ``match-not-over`` before the end (a state conflict: the same request succeeds
+        once the match ends); 422 ``invalid-input`` for a field the game does not deal, 422
+        ``invalid-setup`` naming a field the new deal needs (Spy table ``bases``, SPY-S2)."""
         if not caller.host:
             raise Forbidden("Only the host token starts a rematch.")
         entry = game_entry(record["game"])
@@ -144,7 +153,7 @@ class MatchService:
                               {"field": "path", "message": "the match is not over"}])
         if record.get("rematch"):
             return 200, self._rematch_body(self.load(record["rematch"]))
-        setup, seed = load_setup(entry, dict(record["setup"]))  # a fresh seed
+        setup, seed = load_setup(entry, rematch_setup(entry, record["setup"], body or {}))
         new = self._deal(entry, setup, seed, record["seats"], record["host"],
                          rematch_of=record["id"])
         try:
@@ -322,6 +331,21 @@ class MatchService:
     def _not_found(self, match_id: str) -> Refusal:
         return NotFound(f"There is no match {match_id!r}: it never existed, was "
                        f"deleted, or expired after {self.ttl} idle seconds.")
+
+
+def rematch_setup(entry: GameEntry, setup: dict[str, Any], body: dict[str, Any]
+                  ) -> dict[str, Any]:
+    """The rematch's setup body: ``setup`` without the game's ``dealt_fields`` (an entered
+    deal, All Fours' kick, Spy's bases: facts of the old deal), then ``body``'s, which may
+    name only those fields and ``dealer`` (games with one).  422 ``invalid-input`` naming any
+    other field."""
+    dealt = entry.engine.dealt_fields
+    allowed = dealt + (("dealer",) if "dealer" in entry.schemas.SetupSchema().fields else ())
+    for key in body:
+        if key not in allowed:
+            raise InvalidInput(f"A rematch body enters only the new deal: {', '.join(allowed)}.",
+                               errors=[{"field": key, "message": "not a fact of the new deal"}])
+    return {**{k: v for k, v in setup.items() if k not in dealt}, **body}
 
 
 def _advance(record: dict[str, Any], changes: dict[str, Any], events: list[dict[str, Any]]

@@ -67,7 +67,8 @@ class Game(MethodView):
 @blp.response(200, SetupResponseSchema)
 @blp.alt_response(422, **_problems("invalid-input (types) or invalid-setup (rule ID and field)"))
 def setup(game):
-    """Start a game: players, options, mode and a seed or an entered deal → the first snapshot.
+    """Start a game: players, options, mode and a seed or an entered deal → the first snapshot
+    and the events its deal made (All Fours: the deal, the kick and its points, AF-K1).
 
     Body: the game's setup schema (see ``GET /v1/games/{game}`` and the rules file's "Setup
     body").  Without ``seed`` the service draws a 256-bit seed (64 hex digits).
@@ -75,7 +76,8 @@ def setup(game):
     """
     entry = game_entry(game)
     body, seed = load_setup(entry, json_object())
-    return {"state": entry.engine.setup(body, seed)}
+    state, events = entry.engine.opening(body, seed)
+    return {"state": state, "events": events}
 
 
 @blp.route("/<game>/legal-actions", methods=["POST"])

@@ -177,6 +177,7 @@ class Engine:
     public                        hook (trusts a checked state)
     ============================  ==========================================================
     ``setup(body, seed)``         ``_setup`` (returns the first state)
+    ``opening(body, seed)``       ``_opening`` (the first state and its events)
     ``check_snapshot(state)``     ``_check_snapshot`` (raise :class:`ImpossibleState`);
                                   ``accept`` also returns a :class:`CheckedState`
     ``legal_actions(state, p)``   ``_legal_actions(state, p)``
@@ -208,6 +209,9 @@ class Engine:
     """Allowed player counts when not every count from min to max is (All Fours: 2 or 4)."""
     vocabulary: Any = None
     dispatch: dict[str, Any] = {}
+    dealt_fields: tuple[str, ...] = ()
+    """Setup fields that are facts of one deal (an entered ``deal``, All Fours' table ``kick``,
+    Spy's ``bases``): a rematch deals afresh without them (its body may enter new ones)."""
 
     # --- the checked public path ---------------------------------------------------------
     def setup(self, body: dict[str, Any], seed: int | str | None) -> CheckedState:
@@ -218,6 +222,13 @@ class Engine:
         Returns the initial state.  Raises :class:`InvalidSetup`.
         """
         return CheckedState(self._setup(body, seed))
+
+    def opening(self, body: dict[str, Any], seed: int | str | None
+                ) -> tuple[CheckedState, list[dict]]:
+        """:meth:`setup` and the events its first deal makes (All Fours scores the kick at
+        once, AF-K1, and may end the game): a match logs them at version 1."""
+        state, events = self._opening(body, seed)
+        return CheckedState(state), events
 
     def check_snapshot(self, state: dict[str, Any]) -> None:
         """Check a submitted snapshot, always (even a :class:`CheckedState`).  Raises
@@ -305,6 +316,10 @@ class Engine:
     # --- the hooks: each trusts a checked state --------------------------------------------
     def _setup(self, body: dict[str, Any], seed: int | str | None) -> dict[str, Any]:
         raise NotImplementedError
+
+    def _opening(self, body: dict[str, Any], seed: int | str | None
+                 ) -> tuple[dict[str, Any], list[dict]]:
+        return self._setup(body, seed), []  # a setup that scores nothing, ends nothing
 
     def _check_snapshot(self, state: dict[str, Any]) -> None:
         raise NotImplementedError

@@ -39,9 +39,11 @@ class ViolationSchema(Schema):
 
 
 class SetupResponseSchema(Schema):
-    """The initial snapshot."""
+    """The initial snapshot and the events its first deal made (All Fours scores the kick at
+    once, AF-K1: ``points`` and maybe ``game_over``; other games none)."""
 
     state = fields.Dict(required=True)
+    events = List(fields.Dict(), required=True)
 
 
 class LegalActionsResponseSchema(Schema):

@@ -79,8 +79,10 @@ class MatchStore(ABC):
         self.ping()
 
     @abstractmethod
-    def create(self, match_id: str, record: dict[str, Any], ttl: int) -> None:
-        """Store a new match's record, expiring after ``ttl`` seconds.  Raises
+    def create(self, match_id: str, record: dict[str, Any], ttl: int,
+               events: list[dict[str, Any]] = ()) -> None:
+        """Store a new match's record and its first ``events`` (the deal's, numbered from 1),
+        expiring after ``ttl`` seconds.  Raises
         :class:`StoreFull` when the store is at its cap of live matches, :class:`StoreError`
         if ``match_id`` is taken (ids are random: never in practice)."""
 

@@ -72,7 +72,8 @@ class MemoryStore(MatchStore):
             raise MatchNotFound(match_id)
         return entry
 
-    def create(self, match_id: str, record: dict[str, Any], ttl: int) -> None:
+    def create(self, match_id: str, record: dict[str, Any], ttl: int,
+               events: list[dict[str, Any]] = ()) -> None:
         """Store a new match (see :meth:`MatchStore.create`)."""
         with self._lock:
             try:
@@ -83,7 +84,8 @@ class MemoryStore(MatchStore):
                 if self._full():
                     raise StoreFull(f"{len(self._matches)} matches, {self._bytes} bytes")
                 entry = self._matches[match_id] = _Entry(json.dumps(record), self._clock() + ttl)
-                self._grow(entry, entry.record)
+                entry.events = [json.dumps(ev) for ev in events]
+                self._grow(entry, entry.record, *entry.events)
                 return
         raise StoreError(f"match {match_id} exists")
 

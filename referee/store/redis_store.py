@@ -80,9 +80,15 @@ CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'record', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
+if #ARGV > 3 then
+  redis.call('DEL', KEYS[2])
+  for i = 4, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+  redis.call('EXPIRE', KEYS[2], ARGV[3])
+end
 return 1
 """
-"""KEYS: match.  ARGV: version, record JSON, ttl.  Returns 0 if the id is taken."""
+"""KEYS: match, events.  ARGV: version, record JSON, ttl, event JSON… (the deal's).  Returns 0
+if the id is taken."""
 
 COMMIT = """
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -198,7 +204,8 @@ class RedisStore(MatchStore):
         self.client.set(f"{self.prefix}:ready", "1", ex=READY_KEY_SECONDS)
 
     @_guarded
-    def create(self, match_id: str, record: dict[str, Any], ttl: int) -> None:
+    def create(self, match_id: str, record: dict[str, Any], ttl: int,
+               events: list[dict[str, Any]] = ()) -> None:
         """Store a new match (see :meth:`MatchStore.create`); with ``max_matches``, two round
         trips more (count, then add to ``<prefix>:live``)."""
         now = time.time()
@@ -208,8 +215,9 @@ class RedisStore(MatchStore):
             pipe.zcard(self.live_key)
             if pipe.execute()[1] >= self.max_matches:
                 raise StoreFull(f"{self.max_matches} live matches")
-        created = self._create(keys=self.keys(match_id)[:1],
-                               args=[record["version"], codec.encode_record(record), ttl])
+        created = self._create(keys=self.keys(match_id)[:2],
+                               args=[record["version"], codec.encode_record(record), ttl]
+                               + [codec.encode_event(ev) for ev in events])
         if not created:
             raise StoreError(f"match {match_id} exists")
         if self.max_matches is not None:

@@ -29,6 +29,7 @@ class AllFours(Engine):
     player_counts = (2, 4)
     rules_version = "1"
     vocabulary, dispatch = judge.VOCABULARY, judge.CHECKS
+    dealt_fields = ("deal", "kick")
     options = {
         "target": OptionSpec(14, "int", "AF-S6", "Points that win the game.", minimum=1,
                              maximum=1000),
@@ -47,6 +48,11 @@ class AllFours(Engine):
         ``dealer`` (default the first player), ``options``, ``mode``, ``sides`` (optional),
         and either ``deal`` (``hands`` of 6 and ``stock`` top first, digital) or nothing (the
         seeded shuffle); in table mode an optional ``kick``.  Raises :class:`InvalidSetup`."""
+        return self._opening(body, seed)[0]
+
+    def _opening(self, body: dict[str, Any], seed: int | str) -> tuple[dict[str, Any], list]:
+        """The first state and its deal's events: ``deal``, ``kick`` and, when the kick
+        scores, ``points`` (award ``kick``) and maybe ``game_over`` (AF-K1, AF-S6)."""
         return setup.new_game(body, seed, self.name, self.resolve_options)
 
     def _check_snapshot(self, state: dict[str, Any]) -> None:

@@ -21,8 +21,10 @@ from referee.games.common.shuffle import shuffled
 
 
 def new_game(body: dict[str, Any], seed: int | str, name: str,
-             resolve_options: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
-    """Start a game (AF-D1…D3, AF-K1).  ``body``: ``players`` (2 or 4, play order),
+             resolve_options: Callable[[Any], dict[str, Any]]
+             ) -> tuple[dict[str, Any], list[dict]]:
+    """Start a game (AF-D1…D3, AF-K1); return the state and the first deal's events (the
+    deal, the kick and its points, at once, and ``game_over`` when they reach the target).  ``body``: ``players`` (2 or 4, play order),
     ``dealer`` (default the first player), ``options``, ``mode``, ``sides`` (optional),
     and either ``deal`` (``hands`` of 6 and ``stock`` top first, digital) or nothing (the
     seeded shuffle); in table mode an optional ``kick``.  Raises :class:`InvalidSetup`.
@@ -54,15 +56,13 @@ def new_game(body: dict[str, Any], seed: int | str, name: str,
              "redeals": 0, "score": {s: 0 for s in sides}, "winner": None,
              "last_hand": None, "phase": "deal", "next_dealer": dealer, "dealer": dealer}
     if mode == "table":
-        if body.get("kick") is None:
+        if body.get("kick") is None:  # the dealer's ``deal`` action enters it
             state.update(dealing_placeholders(players, sides))
-            return state
-        start_hand(state, dealer, kick=body["kick"])
-    elif deal is not None:
-        start_hand(state, dealer, pack=list(deal["stock"]), hands=deal["hands"])
-    else:
-        start_hand(state, dealer)
-    return state
+            return state, []
+        return state, start_hand(state, dealer, kick=body["kick"])
+    if deal is not None:
+        return state, start_hand(state, dealer, pack=list(deal["stock"]), hands=deal["hands"])
+    return state, start_hand(state, dealer)
 
 
 def dealing_placeholders(players, sides) -> dict[str, Any]:

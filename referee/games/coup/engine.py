@@ -52,6 +52,7 @@ class CoupEngine(Engine):
     max_players = 8
     rules_version = "1"
     vocabulary, dispatch = judge.VOCABULARY, judge.RULES
+    dealt_fields = ("deal",)
     options = {
         "exchanger": OptionSpec("ambassador", "choice", "COUP-S2",
                                 "The fifth character: Ambassador or Inquisitor.",

@@ -24,6 +24,7 @@ class GnomingEngine(Engine):
     max_players = 7
     rules_version = "1"
     vocabulary, dispatch = judge.VOCABULARY, judge.CHECKS
+    dealt_fields = ("deal",)
     options = {
         "allow_two_players": OptionSpec(False, "bool", "GN-C2", "Admit 2 players (the "
                                         "publisher says 2–7; the seed 3–7)."),

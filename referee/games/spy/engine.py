@@ -42,6 +42,7 @@ class SpyEngine(Engine):
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     rules_version = RULES_VERSION
     vocabulary, dispatch = VOCABULARY, PLAYS
+    dealt_fields = ("bases",)
     options = {
         "mirror": OptionSpec("across", "choice", "SPY-P1", "Which opponent card mirrors the one "
                              "your Spy faces: 'across' (index n-1-i) or 'same' (index i).",
