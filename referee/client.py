@@ -226,10 +226,13 @@ class RefereeClient:
         return self._call("DELETE", f"/v1/matches/{match_id}/rollback", token=host_token,
                           headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())})
 
-    def rematch(self, match_id: str, host_token: str) -> JSON:
+    def rematch(self, match_id: str, host_token: str, body: JSON | None = None) -> JSON:
         """Start (or find) the rematch of a finished match: ``{"id", "rematch_of", …}``; the
-        same seat and host tokens act in it."""
-        return self._call("POST", f"/v1/matches/{match_id}/rematch", token=host_token)
+        same seat and host tokens act in it.  ``body`` (optional) enters the new deal's facts,
+        which a rematch never copies: All Fours ``kick``/``dealer``, Coup or Gnoming ``deal``,
+        Spy ``bases`` (required in table mode, SPY-S2)."""
+        return self._call("POST", f"/v1/matches/{match_id}/rematch", token=host_token,
+                          **({"json": body} if body is not None else {}))
 
     def act(self, match_id: str, token: str, action: JSON, *,
             expected_version: int | None = None, idempotency_key: str | None = None) -> JSON:

@@ -26,7 +26,7 @@ from referee.i18n.negotiation import language
 from referee.schemas.matches import (AuditSchema, EventsQuerySchema, MatchActedSchema,
                                      MatchActionSchema, MatchCreatedSchema, MatchCreateSchema,
                                      MatchEventsSchema, MatchLegalActionsSchema, MatchViewSchema,
-                                     RematchSchema, RollbackProposeSchema, RollbackResultSchema,
+                                     RematchRequestSchema, RematchSchema, RollbackProposeSchema, RollbackResultSchema,
                                      RollbackVoteSchema, StreamHeadersSchema,
                                      StreamQuerySchema, StreamTicketSchema)
 from referee.store import StoreFull, StoreUnavailable
@@ -295,16 +295,21 @@ def vote_rollback(body, match_id):
 
 
 @blp.route("/<match_id>/rematch", methods=["POST"])
+@blp.arguments(RematchRequestSchema, required=False)
 @blp.response(201, RematchSchema)
 @blp.alt_response(200, schema=RematchSchema, description="the rematch already started")
-@problems(401, 403, 404, 409)
+@problems(401, 403, 404, 409, 422)
 @needs_token
-def rematch(match_id):
+def rematch(entered, match_id):
     """Start the next match of a finished one (host token): same game, setup and seats —
-    every seat and host token of this match acts in it — and a fresh seed.  Again: the same
-    rematch (200).  403 not the host token; 409 ``match-not-over`` before the end."""
+    every seat and host token of this match acts in it — and a fresh seed.  The old deal's
+    facts (an entered ``deal``, All Fours' table ``kick``, Spy's ``bases``) are not copied:
+    the optional body enters the new deal's, and All Fours' ``dealer``.  Again: the same
+    rematch (200).  403 not the host token; 409 ``match-not-over`` before the end; 422
+    ``invalid-input`` (a field the game does not deal), ``invalid-setup`` (a field the new
+    deal needs, naming it: Spy table ``bases``, SPY-S2)."""
     svc, record, caller = _with_caller(match_id, required=True)
-    status, body = svc.rematch(record, caller)
+    status, body = svc.rematch(record, caller, entered or None)
     return body, status, {"Location": f"{blp.url_prefix}/{body['id']}"}
 
 

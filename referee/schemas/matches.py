@@ -201,6 +201,18 @@ class RollbackResultSchema(Schema):
     over = fields.Boolean(required=True)
 
 
+class RematchRequestSchema(Schema):
+    """``POST …/rematch``'s optional body: the facts of the new deal, which a rematch never
+    copies (table mode: All Fours ``kick``, Coup ``deal``, Spy ``bases``, required there,
+    SPY-S2; digital: an entered ``deal``), and All Fours' ``dealer``; each checked by the
+    game's setup schema, and a field the game does not deal refused (422 ``invalid-input``)."""
+
+    dealer = PlayerName()
+    kick = fields.String(metadata={"description": "All Fours, table mode: the first kick"})
+    deal = fields.Dict(metadata={"description": "an entered deal (the game's setup ``deal``)"})
+    bases = fields.Dict(metadata={"description": "Spy: every player's arranged base"})
+
+
 class RematchSchema(Schema):
     """The rematch: a new match, same game, setup and seats (the old tokens act in it), a
     fresh seed and commitment."""

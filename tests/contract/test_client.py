@@ -99,7 +99,8 @@ def test_a_match_with_versions_and_a_retried_action(base_url):
     (key1, match1, replay1), (key2, match2, replay2) = session.sent
     assert key1 == key2 and match1 == match2 == '"1"'
     assert (replay1, replay2) == (None, "true")
-    assert [e["type"] for e in referee.events(created["id"])["events"]] == ["stand"]
+    assert [(e["type"], e["version"]) for e in referee.events(created["id"])["events"]] == [
+        ("deal", 1), ("kick", 1), ("stand", 2)]  # the first deal's at version 1 (AF-K1)
 
     with pytest.raises(RefereeError) as caught:  # chosen at version 1: too late
         referee.act(created["id"], ana, {"type": "beg", "player": "ana"}, expected_version=1)
