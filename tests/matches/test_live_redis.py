@@ -101,13 +101,13 @@ def test_af_b1_a_long_poll_on_one_pod_answers_a_move_made_on_the_other(pods):
     match = a.create_match("all-fours", ["ana", "ben"], **TARGET_ONE)
     answers = []
     poll = threading.Thread(target=lambda: answers.append(
-        b.events(match["id"], match["seats"]["ana"], after=0, wait=20)))
+        b.events(match["id"], match["seats"]["ana"], after=2, wait=20)))  # after deal, kick
     poll.start()
     time.sleep(1.0)  # the poll is waiting (if not, it answers at once: same result)
     a.act(match["id"], match["seats"]["ben"], {"type": "stand", "player": "ben"})
     poll.join(timeout=25)
     assert answers == [{"version": 2, "events": [
-        {"type": "stand", "player": "ben", "seq": 1, "version": 2}]}]
+        {"type": "stand", "player": "ben", "seq": 3, "version": 2}]}]
 
 
 def test_a_rollback_approved_on_both_pods_reaches_the_streams_then_a_rematch(pods):
@@ -120,7 +120,7 @@ def test_a_rollback_approved_on_both_pods_reaches_the_streams_then_a_rematch(pod
     a.act(match["id"], ben, {"type": "play", "player": "ben", "card": card})  # version 3
     messages = []
     follower = threading.Thread(target=lambda: messages.extend(
-        b.follow(match["id"], match["seats"]["ana"], after=1)), daemon=True)  # after the stand
+        b.follow(match["id"], match["seats"]["ana"], after=3)), daemon=True)  # after deal, kick, stand
     follower.start()
     proposed = a.propose_rollback(match["id"], match["host_token"], 2, "ben misplayed")
     assert proposed["status"] == "pending" and proposed["version"] == 4

@@ -15,7 +15,7 @@ def test_af_b1_a_long_poll_answers_with_the_move_made_while_it_waits(live_client
     game = table.create(live_client, **SETUP)
     answers = []
     poll = threading.Thread(target=lambda: answers.append(
-        live_client.get(game.url + "/events?after=0&wait=20")))
+        live_client.get(game.url + "/events?after=2&wait=20")))  # after the deal and kick
     poll.start()
     feed = live_client.application.extensions["referee.store"].feed
     while poll.is_alive() and feed.watching() == 0:  # until the poll is waiting
@@ -26,7 +26,7 @@ def test_af_b1_a_long_poll_answers_with_the_move_made_while_it_waits(live_client
     poll.join(timeout=25)
     assert answers and answers[0].status_code == 200
     assert answers[0].get_json() == {"version": 2, "events": [
-        {"type": "stand", "player": "ben", "seq": 1, "version": 2}]}
+        {"type": "stand", "player": "ben", "seq": 3, "version": 2}]}
 
 
 def test_a_long_poll_with_events_already_there_answers_at_once(live_client, table):
@@ -34,12 +34,12 @@ def test_a_long_poll_with_events_already_there_answers_at_once(live_client, tabl
     game.act("ben", {"type": "stand", "player": "ben"}, version=1)
     answer = live_client.get(game.url + "/events?after=0&wait=25",
                              headers=bearer(game.token("ana")))
-    assert [ev["type"] for ev in answer.get_json()["events"]] == ["stand"]
+    assert [ev["type"] for ev in answer.get_json()["events"]] == ["deal", "kick", "stand"]
 
 
 def test_a_long_poll_with_nothing_new_answers_empty_after_its_wait(live_client, table):
     game = table.create(live_client, **SETUP)
-    answer = live_client.get(game.url + "/events?after=0&wait=1")
+    answer = live_client.get(game.url + "/events?after=2&wait=1")  # the deal's 2 are older
     assert answer.status_code == 200 and answer.get_json() == {"version": 1, "events": []}
 
 
