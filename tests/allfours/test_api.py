@@ -5,6 +5,8 @@ import json
 
 import pytest
 
+from referee.games.allfours.rules import default_sides
+from referee.games.allfours.sheet import sheet_problems
 from tests.allfours.deals import act, setup
 from tests.conftest import CASES_DIR
 
@@ -133,6 +135,41 @@ def test_af_x1_leader_and_trick_count_checks(client):
     body = _problem(client.post("/v1/games/all-fours/score", json={"sheet": short}), 422,
                     "inconsistent-sheet")
     assert "sheet.tricks" in _fields(body)
+
+
+def test_af_x1_a_card_twice_hides_no_other_problem(client):
+    # AF-X1 / README "inconsistent-sheet (422, every AF-X1 problem)": 7C twice, 3 tricks where
+    # one kick deals 6, and every leader wrong (b is on a's right; b won trick 1 with AH over
+    # JH in hearts; 7C vs 7C: the first played, a, wins trick 2)
+    sheet = {"players": ["a", "b"], "dealer": "a", "kicks": ["5H"], "beg": "stand",
+             "tricks": [{"leader": "a", "cards": ["JH", "AH"]},
+                        {"leader": "a", "cards": ["7C", "7C"]},
+                        {"leader": "b", "cards": ["8C", "3C"]}]}
+    body = _problem(client.post("/v1/games/all-fours/score", json={"sheet": sheet}), 422,
+                    "inconsistent-sheet")
+    assert body["error_count"] == 5
+    assert [(e["field"], e["message"]) for e in body["errors"]] == [
+        ("sheet.tricks[1].cards[1]", "On this sheet the 7 of clubs appears 2 times "
+         "(sheet.tricks[1].cards[0], sheet.tricks[1].cards[1]); every card is played once."),
+        ("sheet.tricks", "With 1 kick(s) every player was dealt 6 cards, so the hand has 6 "
+         "tricks, not 3."),
+        ("sheet.tricks[0].leader", "Trick 1 must be led by the player on the dealer's right, "
+         "b, not a."),
+        ("sheet.tricks[1].leader", "Trick 2 must be led by the winner of the last trick, b, "
+         "not a."),
+        ("sheet.tricks[2].leader", "Trick 3 must be led by the winner of the last trick, a, "
+         "not b.")]
+    # a leader who is not a player leaves who won each trick unknown: no leader check after it
+    sheet["tricks"][1]["leader"] = "kiri"
+    body = _problem(client.post("/v1/games/all-fours/score", json={"sheet": sheet}), 422,
+                    "inconsistent-sheet")
+    assert [e["field"] for e in body["errors"]] == [
+        "sheet.tricks[1].leader", "sheet.tricks[1].cards[1]", "sheet.tricks"]
+    # a value that is not a card (the schema refuses it first; the engine check stands alone)
+    # leaves the trump and the winners unknown: only that is reported (AF-D1)
+    sheet["tricks"][1]["leader"], sheet["tricks"][2]["cards"][1] = "a", "ZZ"
+    assert [(v.rule, v.field) for v in sheet_problems(sheet, default_sides(["a", "b"]), 11)] \
+        == [("AF-D1", "sheet.tricks[2].cards[1]"), ("AF-X1", "sheet.tricks[1].cards[1]")]
 
 
 def test_af_x1_kicks_must_match_the_beg(client):

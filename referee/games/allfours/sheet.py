@@ -124,7 +124,10 @@ def _tricks_with_players(sheet) -> list[dict[str, Any]]:
 
 def sheet_problems(sheet: dict[str, Any], sides: Any, target: int) -> list[Violation]:
     """Every AF-X1 problem of ``sheet`` (empty when it can be scored); ``score_before`` must
-    also name sides and stay below ``target`` (AF-S6: else the game was already over)."""
+    also name sides and stay below ``target`` (AF-S6: else the game was already over).
+    A check is skipped only when it cannot run: the trick count and the leaders after a value
+    that is not a card or a kick problem, the leaders after a leader who is not a player, a
+    trick of the wrong size or a dealer who is not a player; a card twice skips nothing."""
     players = sheet["players"]
     out: list[Violation] = []
     if len(players) not in (2, 4) or len(set(players)) != len(players):
@@ -146,16 +149,21 @@ def sheet_problems(sheet: dict[str, Any], sides: Any, target: int) -> list[Viola
         return out + [violation("AF-X1", "allfours.sheet.too_long", "sheet.tricks" if
                                 len(tricks) > MAX_HAND else "sheet.kicks", tricks=len(tricks),
                                 kicks=len(kicks), limit=MAX_HAND)]
-    out += _card_problems(sheet)
-    out += _kick_problems(kicks, beg)
-    if out:
-        return out
+    cards, kick = _card_problems(sheet), _kick_problems(kicks, beg)
+    out += cards + kick
+    if kick or not kicks or any(v.code == "allfours.card.not_a_card" for v in cards):
+        return out  # the trick count and the trump (so each trick's winner) are unknown
     expected = HAND_SIZE + RUN_SIZE * (len(kicks) - 1)
     if len(tricks) != expected:
         out.append(violation("AF-X1", "allfours.sheet.trick_count", "sheet.tricks",
                              kicks=len(kicks), expected=expected, count=len(tricks)))
-    out += _leader_problems(sheet)
+    if sheet["dealer"] in players and not any(v.code in _UNPLACED for v in cards):
+        out += _leader_problems(sheet)  # a card twice still leaves every winner known
     return out
+
+
+# card problems after which a trick's players (so who won it) cannot be worked out
+_UNPLACED = ("allfours.sheet.leader_not_a_player", "allfours.sheet.trick_size")
 
 
 def _card_problems(sheet) -> list[Violation]:
