@@ -12,9 +12,11 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError
 
-from referee.games.base import REFEREE, CheckedState, ImpossibleState, Violation
+from referee.games.base import REFEREE, CheckedState, ImpossibleState, InvalidSetup, Violation
+from referee.games.common.vocabulary import HOST
 from referee.refusals import InvalidInput, UnknownGame
 from referee.schemas.fastcheck import Check, checker
+from referee.schemas.fields import name_key
 from referee.registry import GAMES, GameEntry
 
 
@@ -67,9 +69,29 @@ def flatten_messages(messages: Any, prefix: str = "") -> list[dict[str, str]]:
     return out
 
 
-RESERVED_NAMES = frozenset({REFEREE, "host"})
+RESERVED_NAMES = frozenset({REFEREE, HOST})
 """Names no player may take: the referee view's viewer id and the host of host-only actions;
 a seat so named would be served the referee's view."""
+
+
+def _refuse_reserved(entry: GameEntry, players: list[str]) -> None:
+    """Refuse a reserved name, compared after case folding like every name (``"Host"`` too):
+    one of :data:`RESERVED_NAMES` is 422 ``invalid-input`` (field ``players``); one of the
+    game's own (``engine.reserved_names``, Coup's ``"court"``) is 422 ``invalid-setup`` with
+    the game's rule, naming ``players[i]``."""
+    keys = {name_key(name) for name in RESERVED_NAMES}
+    reserved = [name for name in players if name_key(name) in keys]
+    if reserved:
+        raise InvalidInput(f"{reserved[0]!r} is reserved (\"host\" names the host and "
+                           "\"__referee__\" the referee's view, in any case) and cannot name "
+                           "a player.",
+                           errors=[{"field": "players", "message": f"{reserved[0]!r} is reserved"}])
+    own = {name_key(name): v for name, v in entry.engine.reserved_names.items()}
+    problems = [dataclasses.replace(own[name_key(name)], field=f"players[{i}]",
+                                    params={"name": repr(name)})
+                for i, name in enumerate(players) if name_key(name) in own]
+    if problems:
+        raise InvalidSetup(problems)
 
 
 def load_setup(entry: GameEntry, data: Any) -> tuple[dict[str, Any], int | str]:
@@ -77,11 +99,7 @@ def load_setup(entry: GameEntry, data: Any) -> tuple[dict[str, Any], int | str]:
     (options completed with defaults, ``seed`` removed) and the seed: the one given, or a fresh
     256-bit one as 64 hex digits (a string, so no JSON client rounds it)."""
     body = load(_instance(entry.schemas.SetupSchema), data)
-    reserved = [name for name in body.get("players", []) if name in RESERVED_NAMES]
-    if reserved:
-        raise InvalidInput(f"{reserved[0]!r} is reserved (the host's and the "
-                      "referee's names) and cannot name a player.",
-                      errors=[{"field": "players", "message": f"{reserved[0]!r} is reserved"}])
+    _refuse_reserved(entry, body.get("players", []))
     body["options"] = entry.engine.resolve_options(body.get("options"))
     seed = body.pop("seed", None)
     return body, secrets.token_hex(32) if seed is None else seed

@@ -151,6 +151,9 @@ class Engine:
     dealt_fields: tuple[str, ...] = ()
     """Setup fields that are facts of one deal (an entered ``deal``, All Fours' table ``kick``,
     Spy's ``bases``): a rematch deals afresh without them (its body may enter new ones)."""
+    reserved_names: dict[str, Violation] = {}
+    """Names this game forbids to players (compared after case folding), each with the
+    violation (rule and code; the setup boundary adds ``field`` and ``name``) that refuses it."""
 
     # --- the checked public path ---------------------------------------------------------
     def setup(self, body: dict[str, Any], seed: int | str | None) -> CheckedState:

@@ -62,3 +62,43 @@ def test_names_that_differ_only_in_case_are_one_name(client):
     assert answer.status_code == 422
     assert answer.get_json()["errors"][0]["field"] == "players"
     assert create(client, ["STRASSE", "straße"]).status_code == 422  # full case folding
+
+
+@pytest.mark.parametrize("name", ["Host", "HOST", "host", "__Referee__", "__REFEREE__"])
+def test_reserved_names_are_compared_after_case_folding(client, name):
+    # README "Player names": names differ after case folding, so a reserved name does too
+    # (COUP-W1 "host" is the host; COUP-V1 "__referee__" is the referee's view)
+    for path, body in (("/v1/games/all-fours/setup", {"players": [name, "ben"]}),
+                       ("/v1/matches", {"game": "coup", "players": ["ana", name]})):
+        answer = client.post(path, json=body)
+        assert answer.status_code == 422, (path, name)
+        problem = answer.get_json()
+        assert problem["type"] == "/problems/invalid-input"
+        assert problem["errors"] == [{"field": "players", "message": f"{name!r} is reserved"}]
+        assert problem["detail"] == (f"{name!r} is reserved (\"host\" names the host and "
+                                     "\"__referee__\" the referee's view, in any case) and "
+                                     "cannot name a player.")
+    assert client.post("/v1/games/all-fours/setup",  # a near name is a name like any other
+                       json={"players": ["hosts", "referee"], "seed": 1}).status_code == 200
+
+
+@pytest.mark.parametrize("name", ["court", "Court", "COURT"])
+def test_coup_reserves_court_the_place_of_the_court_deck_in_knowledge_records(client, name):
+    # COUP-X1: table-mode knowledge lists the places a card may be (["ana", "court"]); a seat
+    # named "court" would make them ambiguous.  Only Coup reserves it.
+    for path in ("/v1/games/coup/setup", "/v1/matches"):
+        answer = client.post(path, json={"game": "coup", "players": ["ana", name, "ben"],
+                                         "mode": "table"} if path == "/v1/matches" else
+                             {"players": ["ana", name, "ben"], "mode": "table"})
+        assert answer.status_code == 422, path
+        problem = answer.get_json()
+        assert problem["type"] == "/problems/invalid-setup"
+        assert [(e["field"], e["rule"]) for e in problem["errors"]] == [("players[1]", "COUP-X1")]
+        assert problem["errors"][0]["message"] == (
+            f"{name!r} cannot name a player: \"court\" is the court deck's place in what the "
+            "referee knows of each card (COUP-X1), so a seat so named would be ambiguous.")
+    burmese = client.post("/v1/games/coup/setup", json={"players": ["ana", name]},
+                          headers={"Accept-Language": "my"}).get_json()
+    assert burmese["errors"][0]["message"].startswith(f"{name!r} ကို ကစားသမားအမည်အဖြစ်")
+    assert client.post("/v1/games/spy/setup",
+                       json={"players": ["ana", name], "seed": 1}).status_code == 200

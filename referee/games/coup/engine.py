@@ -39,6 +39,7 @@ from referee.games.base import Engine, InvalidSetup, OptionSpec, Violation, each
 from referee.games.coup import judge
 from referee.games.coup.rules import EXCHANGERS
 from referee.games.coup.setup import setup_game
+from referee.games.coup.table import COURT
 from referee.games.coup.snapshot import check_snapshot
 from referee.games.coup.views import view_of
 
@@ -53,6 +54,9 @@ class CoupEngine(Engine):
     rules_version = "1"
     vocabulary, dispatch = judge.VOCABULARY, judge.RULES
     dealt_fields = ("deal",)
+    # "court" is a place in what the referee knows of each card (COUP-X1: places
+    # ["ana", "court"]): a seat so named would make those records ambiguous
+    reserved_names = {COURT: violation("COUP-X1", "coup.setup.court_reserved")}
     options = {
         "exchanger": OptionSpec("ambassador", "choice", "COUP-S2",
                                 "The fifth character: Ambassador or Inquisitor.",
