@@ -50,14 +50,16 @@ def expected_version(if_match: str | None, in_body: int | None) -> int:
     """The version an action was chosen at, from ``If-Match`` (the strong entity tag
     ``"7"``, or ``7`` unquoted) or the body's ``expected_version``.  Neither: 428
     ``precondition-required``; both but different, an unreadable header (unbalanced quotes,
-    not ASCII digits, a list), a version outside 1..2**63-1, or a weak tag ``W/"7"``: 422
+    not ASCII digits, a leading zero as in ``"01"``: a version tag is the ETag the service
+    sent, canonical digits; a list), a version outside 1..2**63-1, or a weak tag ``W/"7"``: 422
     ``invalid-input`` naming ``If-Match``.  A lost-update check compares strongly (RFC 9110
     13.1.1: If-Match uses the strong comparison), so a weak tag can never match; it is refused
     rather than answered 409 for ever."""
     header = None
     if if_match is not None:
         found = _ETAG.fullmatch(if_match)
-        if found is None or found.group(2) != found.group(4):
+        if (found is None or found.group(2) != found.group(4)
+                or (len(found.group(3)) > 1 and found.group(3)[0] == "0")):  # "01"
             raise InvalidInput('If-Match must be the match version, e.g. "7".',
                           errors=[{"field": "If-Match", "message": "not a version"}])
         if found.group(1):

@@ -90,6 +90,8 @@ def test_events_after_in_ascii_digits_still_works(client, match):
     ('W/"1"', "a weak entity tag"),  # RFC 9110 13.1.1: If-Match compares strongly
     ('"1', "not a version"), ('1"', "not a version"), ('""1""', "not a version"),
     ('"\uff11"', "not a version"), ('"1", "2"', "not a version"), ("*", "not a version"),
+    ('"01"', "not a version"), ("01", "not a version"), ('"007"', "not a version"),
+    ('"00"', "not a version"),  # a version tag is the ETag sent: canonical digits (RFC 9110 8.8.3)
     ('"0"', "out of range"), ('"9223372036854775808"', "out of range"),
     ('"' + "1" + "0" * 30 + '"', "out of range")])
 def test_an_if_match_that_is_not_one_strong_version_is_422_naming_if_match(
