@@ -102,4 +102,6 @@ def test_endpoints_without_query_parameters_take_none(client):
         "query.after"
     every = client.get("/v1/games?a=1&b=2&b=3").get_json()["errors"]
     assert [e["field"] for e in every] == ["query.a", "query.b"]
-    assert client.get("/livez?probe=1").status_code == 200  # health probes are not the API
+    # README "Errors": only /v1/... endpoints are guarded; probes and docs are not the API
+    for path in ("/livez", "/readyz", "/openapi.json", "/openapi.yaml"):
+        assert client.get(f"{path}?probe=1&probe=2").status_code == 200, path
