@@ -135,7 +135,8 @@ def refusal_headers(refusal: Refusal) -> dict[str, str]:
     return headers
 
 
-# The field a problem is about when the raiser named none (every problem names one).
+# The field a problem is about when the raiser named none (every problem about the request
+# names one; a service condition — store-unavailable, match-limit-reached — names none).
 DEFAULT_FIELD = {"not-found": "path", "unknown-game": "game", "method-not-allowed": "method",
                  "payload-too-large": "body", "unsupported-media-type": "Content-Type",
                  "malformed-json": "body", "bad-request": "body", "invalid-input": "body",
@@ -144,8 +145,7 @@ DEFAULT_FIELD = {"not-found": "path", "unknown-game": "game", "method-not-allowe
                  "idempotency-key-reused": "Idempotency-Key",
                  "rollback-pending": "path", "no-rollback": "proposal",
                  "match-not-over": "path",
-                 "rate-limited": "client", "request-timeout": "body",
-                 "match-limit-reached": "body"}
+                 "rate-limited": "client", "request-timeout": "body"}
 
 
 def problem_response(slug: str, detail: str, *, errors: list | None = None,

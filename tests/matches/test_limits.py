@@ -132,6 +132,8 @@ def _assert_full(response):
     assert response.status_code == 503, response.get_json()
     assert response.get_json()["type"] == "/problems/match-limit-reached"
     assert response.headers["Retry-After"] == "60"
+    # a service condition, like store-unavailable: no request field is at fault (F6c)
+    assert "errors" not in response.get_json() and "error_count" not in response.get_json()
 
 
 def test_the_in_process_store_caps_live_matches_and_bytes():
