@@ -142,8 +142,10 @@ class RefereeClient:
 
     def events(self, match_id: str, token: str | None = None, after: int = 0,
                wait: int = 0) -> JSON:
-        """``{"version", "events"}``: the events with ``seq`` > ``after`` the token may see;
-        with ``wait`` (seconds, 0-25) and none yet, the server waits that long for one."""
+        """``{"version", "events"}``: the events with ``seq`` > ``after`` the token may see.
+        ``wait=0`` (the default) means no wait: the answer comes at once.  With ``wait``
+        (seconds, 1-25; e.g. ``wait=25`` to long-poll) and none yet, the server waits up to
+        that long for one."""
         params = {"after": after, **({"wait": wait} if wait else {})}
         return self._call("GET", f"/v1/matches/{match_id}/events", token=token,
                           params=params, timeout=self.timeout + wait)

@@ -170,3 +170,16 @@ def test_a_503_is_retried_after_retry_after_and_errors_carry_the_problem(base_ur
         stubborn.game("spy")
     assert (caught.value.status, caught.value.type) == (503, "store-unavailable")
     assert str(caught.value) == "503 Match store unavailable"
+
+
+def test_readme_and_client_agree_on_the_events_wait_default():
+    """README "Contract & client": ``events(id, token, after)`` answers at once (``wait=0``)
+    and long-polls only with ``wait=25`` passed explicitly (F6d)."""
+    import inspect
+    from pathlib import Path
+
+    assert inspect.signature(RefereeClient.events).parameters["wait"].default == 0
+    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
+    assert ("`events(id, token, after)` answers at once (`wait=0`, the default) and "
+            "`events(id, token, after, wait=25)` long-polls") in readme
+    assert "``wait=0`` (the default) means no wait" in RefereeClient.events.__doc__
