@@ -147,8 +147,12 @@ def Players(min_players: int, max_players: int, **kwargs: Any) -> fields.List:
         if len(set(keys)) != len(keys):
             raise ValidationError("Each player must be named once (names that differ only "
                                   "in case count as one).")
-    return List(PlayerName(), required=True,
-                       validate=[validate.Length(min_players, max_players), distinct], **kwargs)
+    metadata = {"uniqueItems": True,
+                "description": "the players in seat/play order; each named once: names differ "
+                               "after case folding (Ana and ANA clash)",
+                **kwargs.pop("metadata", {})}
+    return List(PlayerName(), required=True, metadata=metadata,
+                validate=[validate.Length(min_players, max_players), distinct], **kwargs)
 
 
 def Mode(**kwargs: Any) -> fields.String:

@@ -24,8 +24,10 @@ class MatchCreateSchema(Schema):
 
     game = fields.String(required=True, metadata={"description": "a registered game name"})
     players = List(PlayerName(), required=True, validate=validate.Length(2, MAX_PLAYERS),
-                          metadata={"description": "seat names in seat/play order (the "
-                                    "game's setup says how many)"})
+                          metadata={"uniqueItems": True,
+                                    "description": "seat names in seat/play order (the "
+                                    "game's setup says how many); each named once: names "
+                                    "differ after case folding (Ana and ANA clash)"})
     options = Options()
     mode = Mode(metadata={"description": "digital: the service deals from the seed; table: "
                           "real cards, the service keeps the public record"})
