@@ -91,4 +91,16 @@ def render(code: str, params: Mapping[str, Any], lang: str) -> str:
     values = {name: render(value["code"], value["params"], lang) if isinstance(value, dict)
               else term(TERM_PARAMS[name], game, value, lang) if name in TERM_PARAMS
               else str(value) for name, value in params.items()}
-    return _format(text(code, lang), values)
+    sentence = text(code, lang)
+    out = _format(sentence, values)
+    if starts_with_term(sentence):  # "{action} costs…": "An assassination costs…"
+        out = out[:1].upper() + out[1:]
+    return out
+
+
+def starts_with_term(sentence: str) -> bool:
+    """True when ``sentence`` opens with a game-term placeholder (``{action}``, ``{card}``…,
+    :data:`TERM_PARAMS`), whose text ("an assassination", "the Captain") the sentence must
+    capitalise; a player name or a quoted value (``{player}``, ``{given}``) goes in as it is."""
+    head = sentence.partition("}")[0]
+    return sentence.startswith("{") and head[1:] in TERM_PARAMS

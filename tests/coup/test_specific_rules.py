@@ -20,7 +20,7 @@ def test_challenging_foreign_aid_cites_coup_a2_not_the_window(new_game):
     assert game.turn["stage"] == "block"
     assert _refusal(game, "challenge", "B") == ("COUP-A2", "coup.challenge.not_claimed")
     assert ENGINE.violations(game.state, {"type": "challenge", "player": "B"})[0].message == (
-        "foreign aid claims no character, so it cannot be challenged.")
+        "Foreign aid claims no character, so it cannot be challenged.")
 
 
 def test_challenge_with_no_claim_made_cites_coup_c1(new_game):
@@ -58,7 +58,7 @@ def test_challenging_an_income_cites_coup_a1_even_after_it_resolved(new_game):
                                        "block": None}
     assert _first(game, "challenge", "C") == ("COUP-A1", "coup.challenge.not_claimed")
     assert ENGINE.violations(game.state, {"type": "challenge", "player": "C"})[0].message == (
-        "income claims no character, so it cannot be challenged.")
+        "Income claims no character, so it cannot be challenged.")
     assert _first(game, "block", "C", character="duchess") == ("COUP-A1",
                                                                "coup.block.not_blockable")
 
@@ -176,7 +176,7 @@ def test_wrong_character_block_reads_or_and_burmese_names_the_duchess(new_game):
     [found] = ENGINE.violations(game.state, {"type": "block", "player": "B",
                                              "character": "duchess"})
     assert found.params["characters"] == ["captain", "ambassador"]
-    assert found.message == ("the Duchess cannot block a steal; only the Captain or the "
+    assert found.message == ("The Duchess cannot block a steal; only the Captain or the "
                              "Ambassador can.")
     assert render(found.code, found.params, "my") == (
         "မြို့စားကြီးကတော် သည် ခိုးယူခြင်း ကို တန်ပြန်၍ မရပါ; ကပ္ပတိန် သို့မဟုတ် သံအမတ် "
