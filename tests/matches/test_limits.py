@@ -159,3 +159,20 @@ def test_the_redis_store_caps_live_matches(redis_url, redis_prefix):
     client.delete(f"/v1/matches/{second['id']}",
                   headers={"Authorization": f"Bearer {second['host_token']}"})
     assert client.post("/v1/matches", json=SPY).status_code == 201
+
+
+def test_with_the_store_down_the_limits_fail_open_and_the_match_calls_answer_503():
+    """README "Limits": the match budgets live in the store's Redis; when it does not answer,
+    Flask-Limiter lets the request through (``swallow_errors``) and the match endpoint's own
+    503 ``store-unavailable`` is the answer — never a 429 or a 500 — while the stateless
+    endpoints (their budget in the worker's memory) keep working."""
+    import socket
+    with socket.socket() as probe:  # a loopback port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    client = create_app({"TESTING": True, "REDIS_URL": f"redis://127.0.0.1:{port}/0",
+                         "RATE_LIMITS_ENABLED": True, "LIMIT_CREATE": "2/minute"}).test_client()
+    answers = [client.post("/v1/matches", json=SPY) for _ in range(4)]  # past the 2/minute
+    assert [(a.status_code, a.get_json()["type"]) for a in answers] == \
+        [(503, "/problems/store-unavailable")] * 4
+    assert client.get("/v1/games").status_code == 200
