@@ -71,7 +71,8 @@ def render(*, runs, rate, engines, memory, command, worker_class, seconds, smoke
     for label, run in runs.items():
         fixed = run["fixed"]
         lines.append(f"| {label} | {run['peak'].throughput:.0f} | {fixed.throughput:.0f} | "
-                     f"{fixed.cpu_per_request * 1e6:.0f} | {echo / fixed.cpu_per_request:.2f} "
+                     f"{fixed.cpu_per_request * 1e6:.0f} | "
+                     f"{_ratio(echo, fixed.cpu_per_request):.2f} "
                      f"| {_ms(fixed.percentile(50))} | {_ms(fixed.percentile(99))} | "
                      f"{fixed.errors + run['peak'].errors} |")
     lines += ["", "Engines in process (one core): checked actions/s = actions through "
@@ -92,13 +93,13 @@ def render(*, runs, rate, engines, memory, command, worker_class, seconds, smoke
                      f"{m['actions_per_action']:.0f} |")
     lines += ["", "### Targets", "", "| target | measured | |", "|---|---|---|"]
     lines.append(f"| product echo ≤ {ECHO_OVERHEAD}× bare Flask echo (CPU/request) | "
-                 f"{echo / bare:.2f}× ({echo * 1e6:.0f} vs {bare * 1e6:.0f} µs) | "
-                 f"{_met(echo / bare <= ECHO_OVERHEAD)} |")
+                 f"{_ratio(echo, bare):.2f}× ({echo * 1e6:.0f} vs {bare * 1e6:.0f} µs) | "
+                 f"{_met(_ratio(echo, bare) <= ECHO_OVERHEAD)} |")
     for label, run in runs.items():
         kind = _kind(label)
         if kind is None:
             continue
-        ratio = echo / run["fixed"].cpu_per_request
+        ratio = _ratio(echo, run["fixed"].cpu_per_request)
         lines.append(f"| {label} ≥ {RATIO_TARGETS[kind]} of echo | {ratio:.2f} | "
                      f"{_met(ratio >= RATIO_TARGETS[kind])} |")
     worst = max(runs, key=lambda k: runs[k]["fixed"].percentile(99))
@@ -133,3 +134,9 @@ def write(path: Path, text: str) -> None:
         first, _, rest = old.partition("\n")
         new = f"{first}\n\n{text}\n{rest}"
     path.write_text(new)
+
+
+def _ratio(a: float, b: float) -> float:
+    """``a / b``, or NaN ("nan" in the table, never met) when ``b`` is 0: a run too short
+    for the CPU clock's ticks (``--smoke``) can measure no CPU at all."""
+    return a / b if b else float("nan")

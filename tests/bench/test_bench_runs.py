@@ -34,3 +34,10 @@ def test_smoke_run_writes_every_figure(tmp_path):
             line and line.count("|") == 9]
     assert len(rows) == 18
     assert all(line.rstrip(" |").endswith("| 0") for line in rows)
+
+
+def test_a_run_too_short_to_measure_cpu_reports_nan_not_a_crash():
+    # --smoke's 0.1 s runs can see no CPU tick at all (10 ms clock): the ratio is NaN, never met
+    import math
+    from bench import report
+    assert math.isnan(report._ratio(1e-3, 0.0)) and report._ratio(1.0, 2.0) == 0.5
