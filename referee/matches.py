@@ -142,7 +142,8 @@ class MatchService:
         and host token stays valid), a fresh seed; the setup's facts of the old deal
         (``engine.dealt_fields``) are not copied: ``body`` may enter the new deal's, and
         ``dealer`` (:func:`rematch_setup`).  Returns ``(201, the new match)``, or ``(200, the
-        same)`` when the rematch already exists.  403 ``forbidden`` without the host token;
+        same)`` when the rematch already exists (409 ``rematch-started`` if ``body`` enters
+        another deal than it has).  403 ``forbidden`` without the host token;
         409 ``match-not-over`` before the end (a state conflict: the same request succeeds
         once the match ends); 422 ``invalid-input`` for a field the game does not deal, 422
         ``invalid-setup`` naming a field the new deal needs (Spy table ``bases``, SPY-S2)."""
@@ -154,7 +155,14 @@ class MatchService:
                           "one is still being played.", errors=[
                               {"field": "path", "message": "the match is not over"}])
         if record.get("rematch"):
-            return 200, self._rematch_body(self.load(record["rematch"]))
+            started = self.load(record["rematch"])
+            differs = sorted(k for k, v in (body or {}).items() if started["setup"].get(k) != v)
+            if differs:  # the deal was already entered otherwise: say so, do not ignore it
+                raise Refusal("rematch-started", f"The rematch {started['id']} has already "
+                              "started with another deal; it is not dealt again.",
+                              errors=[{"field": key, "message": "differs from the rematch "
+                                       "already started"} for key in differs])
+            return 200, self._rematch_body(started)
         setup, seed = load_setup(entry, rematch_setup(entry, record["setup"], body or {}))
         new = self._deal(entry, setup, seed, record["seats"], record["host"],
                          rematch_of=record["id"])

@@ -16,6 +16,7 @@ a stack trace.
 from __future__ import annotations
 
 import logging
+from urllib.parse import quote
 from dataclasses import replace
 from typing import Any, Iterable
 
@@ -48,6 +49,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "rollback-pending": (409, "A rollback is pending"),
     "no-rollback": (409, "No such rollback pending"),
     "match-not-over": (409, "The match is not over"),
+    "rematch-started": (409, "The rematch has already started"),
     "precondition-required": (428, "Precondition required"),
     "request-timeout": (408, "Request timeout"),
     "payload-too-large": (413, "Request body too large"),
@@ -144,8 +146,12 @@ DEFAULT_FIELD = {"not-found": "path", "unknown-game": "game", "method-not-allowe
                  "forbidden": "Authorization", "unauthorized": "Authorization",
                  "idempotency-key-reused": "Idempotency-Key",
                  "rollback-pending": "path", "no-rollback": "proposal",
-                 "match-not-over": "path",
+                 "match-not-over": "path", "rematch-started": "body",
                  "rate-limited": "client", "request-timeout": "body"}
+
+
+_PATH_SAFE = "/:@!$&'()*+,;=-._~"
+"""The characters a URI path keeps as they are (RFC 3986: unreserved, sub-delims, ':', '@')."""
 
 
 def problem_response(slug: str, detail: str, *, errors: list | None = None,
@@ -154,8 +160,8 @@ def problem_response(slug: str, detail: str, *, errors: list | None = None,
     status, title = PROBLEMS[slug]
     body: dict[str, Any] = {"type": f"/problems/{slug}", "title": title, "status": status,
                             "detail": detail}
-    try:
-        body["instance"] = request.path
+    try:  # the path as a URI reference: percent-encoded, so no bidi or NUL character reaches
+        body["instance"] = quote(request.path, safe=_PATH_SAFE)  # a reader's screen
     except RuntimeError:
         pass
     if not errors and slug in DEFAULT_FIELD:

@@ -305,7 +305,8 @@ def rematch(entered, match_id):
     every seat and host token of this match acts in it — and a fresh seed.  The old deal's
     facts (an entered ``deal``, All Fours' table ``kick``, Spy's ``bases``) are not copied:
     the optional body enters the new deal's, and All Fours' ``dealer``.  Again: the same
-    rematch (200).  403 not the host token; 409 ``match-not-over`` before the end; 422
+    rematch (200; 409 ``rematch-started`` if the body enters another deal than it has).  403
+    not the host token; 409 ``match-not-over`` before the end; 422
     ``invalid-input`` (a field the game does not deal), ``invalid-setup`` (a field the new
     deal needs, naming it: Spy table ``bases``, SPY-S2)."""
     svc, record, caller = _with_caller(match_id, required=True)

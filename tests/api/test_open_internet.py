@@ -237,3 +237,14 @@ def test_a_rate_limited_answer_says_its_budget_in_a_sentence_in_both_languages()
     assert " per " not in detail and " per " not in my.get_json()["detail"]
     assert "Too many" not in my.get_json()["detail"]
     assert "60" in my.get_json()["detail"]
+
+
+@pytest.mark.parametrize("path, instance", [
+    ("/v1/matches/%E2%80%AE", "/v1/matches/%E2%80%AE"),     # U+202E right-to-left override
+    ("/v1/games/%00", "/v1/games/%00"),                      # NUL
+    ("/v1/games/chess", "/v1/games/chess"),
+])
+def test_a_problem_instance_is_the_path_percent_encoded(client, path, instance):
+    # RFC 9457 instance is a URI reference: a decoded bidi or NUL character in it would reach
+    # the reader's screen; it is sent percent-encoded
+    assert client.get(path).get_json()["instance"] == instance

@@ -78,6 +78,22 @@ def test_af_k1_a_table_rematch_body_enters_the_new_kick_and_dealer(client, table
     assert again.read(None)["rematch"] is None  # the rematch is a match of its own
 
 
+def test_a_second_rematch_entering_another_deal_is_409_not_silently_the_first(client, table):
+    # AF-K1: the rematch was dealt with 6H by ben; asking again with 2C by ana cannot deal it
+    # again — it is refused naming what differs; the same body (or none) finds the rematch.
+    game = table.create(client, **TABLE_JD)
+    first = _rematch(client, game, {"kick": "6H", "dealer": "ben"}).get_json()
+    other = _rematch(client, game, {"kick": "2C", "dealer": "ana"})
+    assert other.status_code == 409
+    problem = other.get_json()
+    assert problem["type"] == "/problems/rematch-started"
+    assert [e["field"] for e in problem["errors"]] == ["dealer", "kick"]
+    assert first["id"] in problem["detail"]
+    for body in ({"kick": "6H", "dealer": "ben"}, None):
+        same = _rematch(client, game, body)
+        assert same.status_code == 200 and same.get_json()["id"] == first["id"]
+
+
 def test_a_rematch_body_names_only_the_new_deals_facts(client, table):
     game = table.create(client, **TABLE_JD)
     for body, where in (({"players": ["ana", "cy"]}, "players"),
