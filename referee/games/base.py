@@ -309,7 +309,7 @@ class Engine:
             problem = _option_problem(key, spec, value)
             if problem:
                 problems.append(problem)
-            resolved[key] = copy.deepcopy(value)
+            resolved[key] = json_copy(value)  # options are JSON: scalars, lists, dicts
         if problems:
             raise InvalidSetup(problems)
         return resolved
