@@ -201,9 +201,10 @@ def engine_problem(exc: RefereeError, prefix: str = ""):
         slug = exc.slug
     violations = [replace(v, field=_prefixed(prefix, v.field)) for v in exc.violations]
     answers = [violation_answer(v) for v in violations]
-    detail = " ".join(a["message"] for a in answers[:3])
-    if len(violations) > 3:
-        detail += f" (and {len(violations) - 3} more)"
+    sentences = list(dict.fromkeys(a["message"] for a in answers))  # each said once: two
+    detail = " ".join(sentences[:3])  # bases with the same fault differ in `errors` only
+    if len(sentences) > 3:
+        detail += f" (and {len(sentences) - 3} more)"
     extra = {"violations": answers} if slug == "illegal-action" else {}
     if slug == "illegal-action" and has_request_context():
         g.referee_verdict = [v.rule for v in violations]  # counted by referee.ops.hooks

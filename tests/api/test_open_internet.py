@@ -248,3 +248,17 @@ def test_a_problem_instance_is_the_path_percent_encoded(client, path, instance):
     # RFC 9457 instance is a URI reference: a decoded bidi or NUL character in it would reach
     # the reader's screen; it is sent percent-encoded
     assert client.get(path).get_json()["instance"] == instance
+
+
+def test_a_problem_detail_says_each_sentence_once_and_errors_name_each_field(client):
+    # SPY-S2: two bases of 6 cards where 2 players need 7: the same sentence for both bases is
+    # said once in `detail`; `errors` names bases.ana.cards and bases.ben.cards
+    base = {"cards": ["unknown"] * 6, "spy_gap": 0, "facing": "right"}
+    answer = client.post("/v1/games/spy/setup", json={
+        "players": ["ana", "ben"], "mode": "table", "bases": {"ana": base, "ben": base}})
+    problem = answer.get_json()
+    assert answer.status_code == 422, problem
+    fields = [e["field"] for e in problem["errors"]]
+    assert "bases.ana.cards" in fields and "bases.ben.cards" in fields
+    sentence = next(e["message"] for e in problem["errors"] if e["field"] == "bases.ana.cards")
+    assert problem["detail"].count(sentence) == 1
