@@ -382,5 +382,3 @@ def _public(record: dict[str, Any]) -> dict[str, Any]:
     """What anyone may know of a match: id, game, mode, version, players, commitment."""
     return {key: record[key] for key in ("id", "game", "mode", "version", "players",
                                          "commitment")}
-
-

@@ -181,4 +181,3 @@ def eliminate(state: dict[str, Any], player: str, rule: str) -> dict[str, Any]:
     """Mark ``player`` eliminated in ``state`` (in place); return the public event (SPY-E1)."""
     state["eliminated"].append(player)
     return event("eliminated", player=player, rule=rule)
-

@@ -197,4 +197,3 @@ def new_base(layout: Mapping[str, Any], deck: tuple[str, ...]) -> dict[str, Any]
     """Return a base at the start: the layout, nothing exposed, every bomb unlit (SPY-S2)."""
     return {"cards": list(layout["cards"]), "spy_gap": layout["spy_gap"],
             "facing": layout["facing"], "exposed": [], "lit": [], **initial_knowledge(deck)}
-
