@@ -7,7 +7,7 @@ from typing import Any
 from flask import Flask
 
 from referee import __version__, config
-from referee.api import (cross_origin, docs, errors, games, health, limits, matches,
+from referee.api import (cross_origin, docs, errors, games, health, limits, matches, no_content,
                          query_guard, ratelimits, rules)
 from referee.api.json_codec import FastJSONProvider
 from referee.i18n import negotiation
@@ -47,6 +47,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     negotiation.init_app(app)
     metrics.init_app(app)
     hooks.init_app(app)
+    no_content.init_app(app)  # after the hooks: it runs before them
     return app
 
 

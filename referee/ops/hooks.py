@@ -37,17 +37,11 @@ def end(response):
     seconds = time.perf_counter() - started if started is not None else 0.0
     rule = req.url_rule
     endpoint = rule.rule if rule is not None else "unmatched"
-    if (req.method == "OPTIONS" and response.status_code == 200
-            and not response.is_streamed and not response.get_data()
-            and "Access-Control-Request-Method" not in req.headers):  # Flask's automatic OPTIONS answer (a preflight keeps flask-cors's)
-        response.status_code = 204  # no content, the methods in Allow (RFC 9110 9.3.7)
     status = response.status_code
-    if status in (204, 304):  # no content: no body type either (RFC 9110 sections 15.3.5, 15.4.5)
-        response.headers.pop("Content-Type", None)
     metrics.observe_request(endpoint, req.method, status, seconds)
     match = getattr(ctx, "referee_match", None)
     if rule is not None and rule.endpoint in _VERDICT_ENDPOINTS:
-        _count_verdict(rule.endpoint, status, response, req, match)
+        _count_verdict(rule.endpoint, status, req, match)
     request_id = getattr(ctx, "request_id", None) or os.urandom(8).hex()
     response.headers["X-Request-ID"] = request_id
     if _ACCESS_LOG:
@@ -58,7 +52,7 @@ def end(response):
     return response
 
 
-def _count_verdict(endpoint: str, status: int, response, req, match) -> None:
+def _count_verdict(endpoint: str, status: int, req, match) -> None:
     """Count the verdict a validate/apply/move answer carries: by rule ID (AF-…, COUP-…,
     SPY-…, GN-…) for the stateless calls; a match move only as legal or illegal (which rule
     refused it may be hidden information, see :mod:`referee.ops.metrics`)."""
@@ -72,11 +66,8 @@ def _count_verdict(endpoint: str, status: int, response, req, match) -> None:
     if status not in (200, 422):
         return
     rules = g.get("referee_verdict")  # set where the verdict was made (no body parsed again)
-    if rules is None:
-        if status == 422:  # a 422 that is not an illegal action (bad input, impossible state)
-            return
-        body = response.get_json(silent=True) or {}
-        rules = [v.get("rule", "") for v in body.get("violations") or []]
+    if rules is None:  # no verdict: a 422 for bad input or an impossible state
+        return
     if not rules:
         metrics.VERDICTS.labels(game, "legal", "").inc()
         return
