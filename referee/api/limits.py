@@ -79,8 +79,9 @@ def read_body() -> bytes:
     """The request body (cached for the views), read within ``BODY_TIMEOUT_SECONDS``: 408
     ``request-timeout`` (connection closed) when it does not arrive in time; 413 past
     ``MAX_CONTENT_LENGTH`` when it is declared; 408 too (connection closed) when it stops
-    short of its ``Content-Length`` (a socket read timed out, or the client went away); 400 ``bad-request`` (connection closed: the
-    rest of the stream cannot be framed) when the chunked framing is broken (a size that is
+    short of its ``Content-Length`` (a socket read timed out, or the client went away); 400
+    ``bad-request`` (connection closed: the rest of the stream cannot be framed) when the
+    chunked framing is broken (a size that is
     not hexadecimal or is negative, a chunk line or chunk not ended by CRLF — a bare LF —,
     data shorter than its size); 413 at once when the chunk sizes declared pass the limit
     (``ffffffffffffffffffff``: :class:`referee.worker.BoundedChunkedReader`)."""
@@ -141,7 +142,9 @@ def guard_request() -> None:
         # colon fewer in the compact dump is a pair a repeated key made the objects lose
         repeats = raw.count(b":") != orjson.dumps(data).count(b":")
     else:
-        data = checked_loads(raw) if data is None else data
+        if data is None:  # orjson refused it or was not sure: a body orjson parsed is UTF-8
+            check_utf8(raw)
+            data = checked_loads(raw)
         pairs, longest = tally(data)
         if longest > MAX_ITEMS:
             where = oversized_array(data)
@@ -161,8 +164,8 @@ def check_encoding(raw: bytes, charset: str | None) -> None:
     """Refuse a body that is not plain UTF-8 rather than guess (RFC 8259 section 8.1: JSON
     is UTF-8, with no byte order mark): 415 ``unsupported-media-type`` for a ``charset``
     parameter other than UTF-8 (field ``Content-Type``), 400 ``malformed-json`` for a body
-    that starts with a byte order mark or is not valid UTF-8 (field ``body``; a UTF-16 or
-    UTF-32 body is one)."""
+    that starts with a byte order mark (field ``body``).  Invalid UTF-8 (a UTF-16 or UTF-32
+    body) is :func:`check_utf8`'s, for the bodies orjson did not parse."""
     if charset is not None and charset.strip().lower() not in ("utf-8", "utf8"):
         raise Problem("unsupported-media-type", f"Send the body as UTF-8 JSON: charset "
                       f"{charset} is not accepted.", errors=[
@@ -171,6 +174,11 @@ def check_encoding(raw: bytes, charset: str | None) -> None:
         raise Problem("malformed-json", "The body starts with a byte order mark (U+FEFF); "
                       "send UTF-8 JSON without it.", errors=[
                           {"field": "body", "message": "starts with a byte order mark"}])
+
+
+def check_utf8(raw: bytes) -> None:
+    """400 ``malformed-json`` naming ``body`` when ``raw`` is not UTF-8 text (the standard
+    library's parser would guess UTF-16 or UTF-32 instead)."""
     if not raw.isascii():
         try:
             raw.decode("utf-8")
