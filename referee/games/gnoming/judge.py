@@ -167,16 +167,24 @@ def _check_draw(state: dict[str, Any], action: dict) -> list[Violation]:
     return _card_entry(state, action, None)
 
 
+def _not_holding(state: dict[str, Any], player: str, doing: str) -> Violation:
+    """Why ``player`` cannot ``doing`` (``place`` or ``discard``) a drawn card now: nothing
+    drawn yet this turn (GN-T1), the turn's card already discarded (GN-T3), or not the
+    player's move at all (:func:`_not_now`)."""
+    if player == state["turn"]["player"] and state["phase"] == "draw":
+        code = {"place": "gnoming.place.before_draw", "discard": "gnoming.discard.before_draw"}
+        return violation('GN-T1', code[doing], player=player)
+    if player == state["turn"]["player"] and state["phase"] in AFTER_DISCARD:
+        return violation('GN-T3', "gnoming.turn.discarded", player=player)
+    return _not_now(state, player, doing)
+
+
 def _check_place(state: dict[str, Any], action: dict) -> list[Violation]:
     """GN-T2 (place the drawn card anywhere), GN-B1 (bounce onto a position not filled this
     turn), GN-M1 (the Mulligan limit)."""
     player, phase, turn = action["player"], state["phase"], state["turn"]
     if player != turn["player"] or phase not in HOLDING_PHASES:
-        if player == turn["player"] and phase == "draw":
-            return [violation('GN-T1', "gnoming.place.before_draw", player=player)]
-        if player == turn["player"] and phase in AFTER_DISCARD:
-            return [violation('GN-T3', "gnoming.turn.discarded", player=player)]
-        return [_not_now(state, player, "place")]
+        return [_not_holding(state, player, "place")]
     if phase == "discard":
         code, params = bounce_problem(state)
         return [violation("GN-B1", code, **params)]
@@ -209,11 +217,7 @@ def _check_discard(state: dict[str, Any], action: dict) -> list[Violation]:
             return [violation(rule, "gnoming.discard.restart_pile", 'action.pile', pile=empty[0])]
         return _card_entry(state, action, "draw_pile")
     if player != turn["player"] or phase not in HOLDING_PHASES:
-        if player == turn["player"] and phase == "draw":
-            return [violation('GN-T1', "gnoming.discard.before_draw", player=player)]
-        if player == turn["player"] and phase in AFTER_DISCARD:
-            return [violation('GN-T3', "gnoming.turn.discarded", player=player)]
-        return [_not_now(state, player, "discard")]
+        return [_not_holding(state, player, "discard")]
     found = _card_entry(state, action, None)
     if turn["holding"] == HAZARD and "pile" in action:
         found.append(violation('GN-D2', "gnoming.discard.hazard_pile", 'action.pile'))
