@@ -7,8 +7,8 @@ also carries ``violations`` (``[{"rule", "title", "message", "field"?}]``).  Tit
 and field messages are in the negotiated language (``referee.i18n``).  Each list holds at most
 :data:`MAX_LISTED` (50) entries; ``error_count`` and ``violation_count`` give how many there
 are in all, so an answer stays small whatever the input; user values a text quotes are cut to
-64 characters and a whole problem body to :data:`MAX_PROBLEM_BYTES`
-(:mod:`referee.api.problem_bounds`).
+64 characters and a whole problem body to
+:data:`referee.api.problem_bounds.MAX_PROBLEM_BYTES`.
 
 Each kind of failure maps to exactly one problem type (``PROBLEMS``); nothing ever answers with
 a stack trace.
@@ -16,9 +16,9 @@ a stack trace.
 from __future__ import annotations
 
 import logging
-from urllib.parse import quote
 from dataclasses import replace
 from typing import Any, Iterable
+from urllib.parse import quote
 
 from flask import Flask, g, has_request_context, jsonify, request
 from marshmallow import INCLUDE, Schema, fields
@@ -26,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee.games.base import (IllegalAction, ImpossibleState, InvalidSetup, RefereeError,
                                 Violation)
-from referee.api.problem_bounds import MAX_PROBLEM_BYTES, bound_problem
+from referee.api.problem_bounds import bound_problem
 from referee.i18n.answers import localize_problem, violation_answer
 from referee.loading import flatten_messages  # noqa: F401  (re-exported: one copy)
 from referee.refusals import Refusal
