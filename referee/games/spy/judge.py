@@ -109,6 +109,12 @@ def _turn_violations(state: dict[str, Any], kind: str, player: str,
     return []
 
 
+def in_turn_order(done: list[str], kind: str) -> bool:
+    """Whether an action ``kind`` may follow the actions ``done`` this turn (SPY-T1 order,
+    SPY-P2 each at most once, SPY-M4 turning round): :func:`_order_violations` finds none."""
+    return not _order_violations(done, kind, "")
+
+
 def _order_violations(done: list[str], kind: str, player: str) -> list[Violation]:
     """SPY-T1 order, SPY-P2 a second move or spy, SPY-M4 turning round during a move, twice
     in a row (no move between) or a third time."""

@@ -18,7 +18,7 @@ from typing import Any
 from referee.games.base import UNKNOWN, Problems
 from referee.games.common.seats import next_seat
 from referee.games.spy.answers import ANSWER_RULE, true_answer
-from referee.games.spy.judge import next_slot, slots_used
+from referee.games.spy.judge import in_turn_order
 from referee.games.spy.positions import faced_index, mirror_index, moved_gap, turned_round
 from referee.games.spy.rules import EXPOSED_CARD_STEPS, TOP_SECRET_2, movement_table, short_repr
 
@@ -94,8 +94,7 @@ class _Replay:
             self.flag("SPY-P2", "spy.snapshot.log_out_of_turn", f"{at}.player", index=index,
                       player=player, turn=self.player)
         done = self.done
-        again = kind == "turn_round" and done[-1:] == ["turn_round"] and "move" not in done
-        if again or next_slot(slots_used(done), kind) is None:
+        if not in_turn_order(done, kind):
             self.flag("SPY-T1", "spy.snapshot.log_turn_order", f"{at}.type", index=index,
                       kind=kind, player=player)
         done.append(kind)
