@@ -22,10 +22,11 @@ DOMAIN = "verdicts"
 TERM_PARAMS = {"card": "card", "cards": "card", "kick": "card", "suit": "suit",
                "trump": "suit", "led": "suit", "character": "character",
                "characters": "character", "claimed": "character", "action": "action",
-               "doing": "doing", "target_points": "points"}
+               "doing": "doing", "target_points": "points", "counts": "count"}
 """Parameter name -> the kind of game term it holds (a list value renders item by item).
 ``points`` is a count of points with its plural: 1 -> "1 point", 14 -> "14 points"
-(``term.points.one`` / ``term.points.other``, ``{count}``)."""
+(``term.points.one`` / ``term.points.other``, ``{count}``); ``count`` a bare number, whose
+list reads as alternatives: ``[3, 4]`` -> "3 or 4"."""
 
 GAME_OF_PREFIX = {"allfours": "all-fours", "coup": "coup", "spy": "spy", "gnoming": "gnoming"}
 
@@ -64,17 +65,19 @@ def card_name(game: str, card: str, lang: str) -> str:
 
 def term(kind: str, game: str, value: Any, lang: str) -> str:
     """One parameter of kind ``kind`` (:data:`TERM_PARAMS`) in ``lang``; a list becomes a
-    comma-separated list; a list of Coup characters (the claims that would do) ends with
-    "or": "the Captain or the Ambassador"."""
+    comma-separated list; a list of alternatives (Coup characters, the claims that would do;
+    counts) ends with "or": "the Captain or the Ambassador", "3 or 4"."""
     if isinstance(value, (list, tuple)):
         items = [term(kind, game, v, lang) for v in value]
-        if kind == "character" and len(items) > 1:
+        if kind in ("character", "count") and len(items) > 1:
             items[-2:] = [items[-2] + text("term.list_or", lang) + items[-1]]
         return text("term.list_separator", lang).join(items)
     if kind == "points":
         form = "one" if value == 1 else "other"
         return _format(text(f"term.points.{form}", lang), {"count": str(value)})
     value = str(value)
+    if kind == "count":
+        return value
     if kind == "card":
         return card_name(game, value, lang)
     if kind == "suit":

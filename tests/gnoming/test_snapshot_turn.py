@@ -77,3 +77,15 @@ def test_gn_b1_replaced_face_down_and_the_bounce_phase():
         ENGINE.check_snapshot(waiting)
     assert {(v.rule, v.field) for v in info.value.violations} == {
         ("GN-B1", "state.turn.replaced_face_down")}
+
+
+def test_gn_m1_the_possible_counts_read_as_alternatives_in_each_language():
+    # "3 or 4" in English; the Burmese sentence joins them with its own "or", not the English
+    from referee.i18n.verdicts import render, text
+    params = {"player": "ana", "counts": [3, 4]}
+    assert render("gnoming.snapshot.mulligans_at_start_count", params, "en").endswith(
+        ": 3 or 4.")
+    burmese = render("gnoming.snapshot.mulligans_at_start_count", params, "my")
+    assert f"3{text('term.list_or', 'my')}4" in burmese and " or " not in burmese
+    assert render("gnoming.snapshot.mulligans_at_start_count",
+                  {"player": "ana", "counts": [1]}, "en").endswith(": 1.")

@@ -24,7 +24,6 @@ from referee.games.gnoming.setup import blank_turn
 
 BLANK_RULE = {"setup": "GN-S2", "draw": "GN-T1", "over": "GN-W1"}
 """The phases whose turn is blank, and the rule that says no card is drawn yet (or any more)."""
-AFTER_DISCARD = ("restart", "hazard")
 
 
 def check_turn_record(state: dict, problems: Problems) -> None:
@@ -85,11 +84,12 @@ def _check_mulligans(state: dict, problems: Problems) -> None:
     last_up = bool(filled) and not turn["replaced_face_down"]
     if phase in HOLDING_PHASES:
         possible = {base + (last_up and turn["holding"] == MULLIGAN)}
-    elif phase == "restart" and last_up and any(p[-1:] == [MULLIGAN] for p in state["discard_piles"]):
+    elif phase == "restart" and last_up and any(pile[-1:] == [MULLIGAN]
+                                                for pile in state["discard_piles"]):
         possible = {base, base + 1}
     else:
         possible = {base}
     if turn["mulligans_at_start"] not in possible:
         problems.flag("GN-M1", "gnoming.snapshot.mulligans_at_start_count",
                       "state.turn.mulligans_at_start", player=turn["player"],
-                      expected=" or ".join(str(n) for n in sorted(possible)))
+                      counts=sorted(possible))
