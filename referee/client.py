@@ -208,7 +208,7 @@ class RefereeClient:
                           json={"to_version": to_version, "reason": reason,
                                 "approval": approval},
                           headers={"If-Match": f'"{expected_version}"',
-                                   "Idempotency-Key": idempotency_key or str(uuid.uuid4())})
+                                   **_idempotency(idempotency_key)})
 
     def vote_rollback(self, match_id: str, token: str, proposal: int,
                       approve: bool = True, *, idempotency_key: str | None = None) -> JSON:
@@ -219,14 +219,14 @@ class RefereeClient:
         pending, 409 ``no-rollback`` once decided."""
         return self._call("POST", f"/v1/matches/{match_id}/rollback/votes", token=token,
                           json={"proposal": proposal, "approve": approve},
-                          headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())})
+                          headers=_idempotency(idempotency_key))
 
     def withdraw_rollback(self, match_id: str, host_token: str, *,
                           idempotency_key: str | None = None) -> JSON:
         """The host withdraws the pending rollback (``status`` ``"withdrawn"``); sent with an
         ``Idempotency-Key`` (fresh unless given) and retried like :meth:`act`."""
         return self._call("DELETE", f"/v1/matches/{match_id}/rollback", token=host_token,
-                          headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())})
+                          headers=_idempotency(idempotency_key))
 
     def rematch(self, match_id: str, host_token: str, body: JSON | None = None) -> JSON:
         """Start (or find) the rematch of a finished match: ``{"id", "rematch_of", …}``; the
@@ -250,7 +250,7 @@ class RefereeClient:
         if expected_version is None:
             expected_version = self.match(match_id, token)["version"]
         headers = {"If-Match": f'"{expected_version}"',
-                   "Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+                   **_idempotency(idempotency_key)}
         return self._call("POST", f"/v1/matches/{match_id}/actions", token=token,
                           json={"action": action}, headers=headers)
 
@@ -316,6 +316,12 @@ def _retry_after(response: requests.Response) -> float:
         return min(max(float(response.headers.get("Retry-After", 1)), 0.0), MAX_WAIT)
     except ValueError:
         return 1.0
+
+
+def _idempotency(key: str | None) -> dict[str, str]:
+    """The ``Idempotency-Key`` header of a write: ``key``, or a fresh UUID (one per call, so
+    the retries of that call carry the same key)."""
+    return {"Idempotency-Key": key or str(uuid.uuid4())}
 
 
 def _with_options(body: JSON, options: JSON | None) -> JSON:
