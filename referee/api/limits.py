@@ -24,6 +24,12 @@ from referee.api.errors import Problem
 from referee.api.json_codec import fast_loads
 
 MAX_DEPTH = 64
+MAX_INT_DIGITS = 80
+"""The longest integer a body may hold, in digits (a 256-bit seed has 78; every count of every
+game far fewer).  A longer one is 422 before any engine reads it: an engine adding up numbers
+near Python's 4,300-digit limit would make a sum it cannot write (a 500), and the work grows
+with the length."""
+
 MAX_ITEMS = 4096
 """The longest array a body may hold (far above any game's longest list: a Coup log of a long
 8-seat game has a few hundred entries); a longer one is 422 before any schema walks it, so
@@ -189,18 +195,18 @@ def check_utf8(raw: bytes) -> None:
 
 def checked_loads(raw: bytes):
     """Parse ``raw`` with the standard library after checking its depth, and check its
-    strings: 400 ``malformed-json`` (too deep, not JSON), 422 ``invalid-input`` (a number
-    too long to convert, a lone surrogate)."""
+    strings: 400 ``malformed-json`` (too deep, not JSON), 422 ``invalid-input`` (an integer
+    of more than :data:`MAX_INT_DIGITS` digits, a lone surrogate)."""
     if json_depth(raw) > MAX_DEPTH:
         raise Problem("malformed-json", f"The JSON body is nested deeper than {MAX_DEPTH} levels.",
                       errors=[{"field": "body", "message": "nested too deeply"}])
     try:
-        data = json.loads(raw, parse_float=_float, parse_constant=_float)
+        data = json.loads(raw, parse_float=_float, parse_constant=_float, parse_int=_int)
+    except _TooLong:
+        raise Problem("invalid-input", f"A number in the body has more than {MAX_INT_DIGITS} "
+                      "digits.", errors=[{"field": "body", "message": "a number with more "
+                                          f"than {MAX_INT_DIGITS} digits"}]) from None
     except ValueError as exc:
-        if "integer string conversion" in str(exc) or "Exceeds the limit" in str(exc):
-            raise Problem("invalid-input", "A number in the body has more than 4300 digits.",
-                          errors=[{"field": "body", "message": "a number with more than 4300 "
-                                   "digits"}]) from None
         raise malformed(exc) from None
     where = unencodable(data)
     if where is not None:
@@ -219,6 +225,18 @@ def malformed(exc: ValueError):
                    f"{exc.pos}).")
     return Problem("malformed-json", "The request body is not valid JSON.",
                    errors=[{"field": "body", "message": message}])
+
+
+class _TooLong(ValueError):
+    """An integer of more than :data:`MAX_INT_DIGITS` digits (:func:`_int`)."""
+
+
+def _int(text: str) -> int:
+    """``int(text)`` as ``json.loads`` makes it, refusing more than :data:`MAX_INT_DIGITS`
+    digits (:class:`_TooLong`) before converting."""
+    if len(text) - text.startswith("-") > MAX_INT_DIGITS:
+        raise _TooLong(text[:20])
+    return int(text)
 
 
 def _float(text: str) -> float:

@@ -107,7 +107,7 @@ def test_fast_loads_gives_json_loads_or_declines(value):
     b"[" * 64 + b"]" * 64,                        # exactly the limit: fine
     b'{"a": "[[[[" }', b'["]]]]", [[1]]]',         # brackets inside strings do not count
     b"12345678901234567890123", b"-9223372036854775809",  # past 64 bits: ints, not floats
-    b"1" * 4301,                                  # 422: more than 4300 digits
+    b"1" * 4301, b"1" * 81, b"-" + b"1" * 81,      # 422: more than MAX_INT_DIGITS (80)
     b'"\xed\xa0\x80"', b'"\\ud800"',             # lone surrogates: 422 naming the field
     b'{"a": NaN}', b"1e400", b'{"a": 1,}', b"[1]]", b'["a]', b"\xef\xbb\xbf[1]",
     b'{"a": 1, "a": 2}', b"[1.5, -0, 0.1]", b' {"x": [true, false, null]} ',
