@@ -13,6 +13,7 @@ go in as they are.  Term texts are codes of the same catalogs (``term.suit.C``,
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping
 
 from referee.i18n.catalogs import _format, catalog, translations
@@ -88,17 +89,28 @@ def term(kind: str, game: str, value: Any, lang: str) -> str:
 def render(code: str, params: Mapping[str, Any], lang: str) -> str:
     """The sentence of message ``code`` in ``lang`` with ``params`` filled in (game terms
     translated: :data:`TERM_PARAMS`; a ``{"code", "params"}`` value is a nested message,
-    rendered the same way).  The game is the code's first part (``coup.…``).
+    rendered the same way; any other object or list is written as JSON).  The game is the code's first part (``coup.…``).
     :class:`UnknownMessage` when the code or a term has no text in ``lang``."""
     game = GAME_OF_PREFIX.get(code.split(".", 1)[0], "")
-    values = {name: render(value["code"], value["params"], lang) if isinstance(value, dict)
-              else term(TERM_PARAMS[name], game, value, lang) if name in TERM_PARAMS
-              else str(value) for name, value in params.items()}
+    values = {name: _value(name, value, game, lang) for name, value in params.items()}
     sentence = text(code, lang)
     out = _format(sentence, values)
     if starts_with_term(sentence):  # "{action} costs…": "An assassination costs…"
         out = out[:1].upper() + out[1:]
     return out
+
+
+def _value(name: str, value: Any, game: str, lang: str) -> str:
+    """One parameter's text: a nested message rendered, a game term translated, another
+    object or list as compact JSON (``{"ana": 2, "ben": 0}``, never a Python repr), the rest
+    as it is."""
+    if isinstance(value, dict) and "code" in value and "params" in value:
+        return render(value["code"], value["params"], lang)
+    if name in TERM_PARAMS:
+        return term(TERM_PARAMS[name], game, value, lang)
+    if isinstance(value, (dict, list, tuple)):
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return str(value)
 
 
 def starts_with_term(sentence: str) -> bool:

@@ -262,3 +262,41 @@ def test_a_problem_detail_says_each_sentence_once_and_errors_name_each_field(cli
     assert "bases.ana.cards" in fields and "bases.ben.cards" in fields
     sentence = next(e["message"] for e in problem["errors"] if e["field"] == "bases.ana.cards")
     assert problem["detail"].count(sentence) == 1
+
+
+@pytest.mark.parametrize("game, path", [("coup", ("treasury",)), ("coup", ("coins", "ana")),
+                                        ("all-fours", ("hand_points", "ana"))])
+def test_an_integer_too_long_for_any_game_is_422_before_an_engine_adds_it_up(client, game,
+                                                                           path):
+    # 4300 nines passed the parser; Coup's coin sum (COUP-S7) or All Fours' hand points then
+    # made a 4301-digit number Python cannot write: a 500.  Past 80 digits the body is refused.
+    body = {"players": ["ana", "ben"], "seed": 7, **({"dealer": "ana"} if game == "all-fours"
+                                                       else {})}
+    state = client.post(f"/v1/games/{game}/setup", json=body).get_json()["state"]
+    for digits, status, slug in ((4300, 422, "invalid-input"), (81, 422, "invalid-input"),
+                                 (80, 422, "impossible-state")):
+        holder = state
+        for key in path[:-1]:
+            holder = holder[key]
+        holder[path[-1]] = int("9" * digits)
+        answer = client.post(f"/v1/games/{game}/legal-actions", json={"state": state})
+        problem = answer.get_json()
+        assert (answer.status_code, problem["type"]) == (status, f"/problems/{slug}"), problem
+        assert len(answer.data) < 16 * 1024
+
+
+def test_af_k1_a_tampered_hand_points_is_422_naming_both_tallies_as_json_not_a_500(client):
+    # AF-K1: after the first kick the hand's points are known; a snapshot saying otherwise is
+    # impossible.  Its message quotes two tallies (objects): written as JSON, in each language.
+    state = client.post("/v1/games/all-fours/setup", json={
+        "players": ["ana", "ben"], "dealer": "ana", "seed": 7}).get_json()["state"]
+    real = dict(state["hand_points"])
+    state["hand_points"]["ana"] = real["ana"] + 1
+    for language in ("en", "my"):
+        answer = client.post("/v1/games/all-fours/legal-actions", json={"state": state},
+                             headers={"Accept-Language": language})
+        problem = answer.get_json()
+        assert answer.status_code == 422 and problem["type"] == "/problems/impossible-state"
+        message = next(e["message"] for e in problem["errors"]
+                       if e["field"] == "state.hand_points")
+        assert f'"ana": {real["ana"]}' in message and "{'ana'" not in message
