@@ -62,24 +62,30 @@ class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool)
     has no blocking Sentinel pool): Sentinel's address lookup, the blocking pool's bound.
 
     Every new connection asks the Sentinels where the master is; a burst of new connections
-    (a hundred streams opening at once) would send as many lookups at once, and under load
-    some time out (``MasterNotFoundError``: a 503).  Lookups here are single-flight: one at a
-    time, and a caller that waited while another looked up takes that answer (never an older
-    one: no cache outlives the lookup)."""
+    (a hundred streams opening at once) would send as many lookups at once, more than the
+    Sentinel client's own pool holds (redis-py's default: 100 connections), and the rest fail
+    (``MaxConnectionsError``, reported as ``MasterNotFoundError``: a 503).  Lookups here are
+    single-flight: one at a time, and a caller that waited while another looked up takes that
+    answer (never an older one: no cache outlives the lookup).
+
+    redis-py's connections ask the pool's *proxy* (``connection_kwargs["connection_pool"]``),
+    not the pool, so the proxy's lookup is routed through :meth:`get_master_address` too."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._lookup = threading.Lock()
         self._lookups = 0
         self._master: Any = None
+        self.proxy.get_master_address = self.get_master_address
 
     def get_master_address(self):
-        """The master's ``(host, port)`` (one Sentinel lookup for the callers that waited)."""
+        """The master's ``(host, port)`` (one Sentinel lookup for the callers that waited);
+        :class:`redis.sentinel.MasterNotFoundError` when no Sentinel names a master."""
         seen = self._lookups
         with self._lookup:
             if self._lookups != seen:  # looked up while this caller waited
                 return self._master
-            self._master = super().get_master_address()
+            self._master = type(self.proxy).get_master_address(self.proxy)
             self._lookups += 1
             return self._master
 

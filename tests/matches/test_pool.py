@@ -9,7 +9,7 @@ import time
 
 import pytest
 import redis
-from redis.sentinel import SentinelConnectionPool
+from redis.sentinel import SentinelConnectionPool, SentinelConnectionPoolProxy
 
 from referee.app import create_app
 from referee.store import StoreUnavailable
@@ -59,8 +59,10 @@ def at_once(target, timeout: float) -> None:
 
 def test_a_burst_of_new_sentinel_connections_asks_the_sentinels_once(monkeypatch):
     """120 connections opening at once ask where the master is: one Sentinel lookup serves
-    the callers that waited for it (a lookup each timed out under load: MasterNotFoundError,
-    503), and every caller gets the answer of a lookup made after it asked."""
+    the callers that waited for it (one each overflowed the Sentinel client's pool of 100:
+    MasterNotFoundError, 503), and every caller gets the answer of a lookup made after it
+    asked.  Asked as a connection asks: through the pool's proxy (redis-py's
+    ``connection_kwargs["connection_pool"]``), which bypassed the single flight before."""
     pool = redis_client("redis+sentinel://127.0.0.1:1/mymaster", max_connections=7,
                         pool_timeout=0.25).connection_pool
     lookups = []
@@ -70,13 +72,14 @@ def test_a_burst_of_new_sentinel_connections_asks_the_sentinels_once(monkeypatch
         time.sleep(0.2)  # a Sentinel answering slowly
         return ("10.0.0.%d" % len(lookups), 6379)
 
-    monkeypatch.setattr(SentinelConnectionPool, "get_master_address", lookup)
+    monkeypatch.setattr(SentinelConnectionPoolProxy, "get_master_address", lookup)
+    connection = pool.make_connection()
     barrier = threading.Barrier(OPENS)
     answers = []
 
     def ask():
         barrier.wait()
-        answers.append(pool.get_master_address())
+        answers.append(connection.connection_pool.get_master_address())
 
     at_once(ask, 30)
     assert len(answers) == OPENS
