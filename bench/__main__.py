@@ -8,6 +8,8 @@ workers, then measures, each from this separate process:
 (b) validate, apply and legal-actions on a mid-game snapshot of each game, the All Fours
     score of a 6-trick and a 12-trick sheet, the Gnoming score-round;
 (c) match actions through Redis (If-Match compare-and-set), several tables in parallel;
+    Each again with the memo of passed snapshots off ("(new snapshot)" rows): the main rows
+    send one body again and again, so their snapshot is checked once per worker;
 (d) for each: peak throughput (closed loop), then at a fixed offered load of half the
     product echo's peak: server CPU per request (workers' utime+stime / answers), p50, p99,
     and the ratio to the product's echo CPU per request;
@@ -92,6 +94,28 @@ def check(server: Gunicorn, path: str, body: bytes) -> None:
         raise SystemExit(f"bench: {path} answered {answer.status_code}: {answer.text[:300]}")
 
 
+NEW = " (new snapshot)"
+"""Label suffix of the rows served with the snapshot memo off (``REFEREE_SNAPSHOT_MEMO=0``)."""
+
+
+def new_snapshots(bodies: dict, redis_url: str, logs: Path, rate: float, args) -> dict:
+    """validate, apply and legal-actions again, on a server that checks every snapshot as if
+    it had never seen it (the memo of passed snapshots off, ``referee.checked_memo``): the
+    cost of a snapshot's first request.  The main rows send one body again and again, as the
+    phones of a table do between two moves, so their snapshot is checked once per worker."""
+    out = {}
+    server = Gunicorn("bench.echo:app", redis_url, logs / "new-snapshots.log",
+                      env={"REFEREE_SNAPSHOT_MEMO": "0"})
+    try:
+        for label, (path, body) in bodies.items():
+            if label.rsplit(" ", 1)[-1] in ("validate", "apply", "legal-actions"):
+                check(server, path, body)
+                out[label + NEW] = measure(server, Fixed(path, body), CONNECTIONS, rate, args)
+    finally:
+        server.stop()
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse(sys.argv[1:] if argv is None else argv)
     if args.smoke:
@@ -130,6 +154,7 @@ def main(argv: list[str] | None = None) -> None:
             worker_class = product.worker_class
         finally:
             product.stop()
+        runs.update(new_snapshots(bodies, redis_server.url, logs, rate, args))
     finally:
         redis_server.stop()
     engine_rates = engines.measure(engine_seconds)

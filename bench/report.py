@@ -30,6 +30,7 @@ def _ms(seconds: float) -> str:
 
 
 def _kind(label: str) -> str | None:
+    label = label.removesuffix(" (new snapshot)")
     if label in RATIO_TARGETS:
         return label
     last = label.rsplit(" ", 1)[-1]
@@ -63,6 +64,11 @@ def render(*, runs, rate, engines, memory, command, worker_class, seconds, smoke
               "load ÷ answers; ratio = product echo's CPU per request ÷ the endpoint's. The two "
               "echoes run their fixed load in 3 alternate rounds (twice as long in all), so "
               "both see the same share of a busy machine.",
+              "- A stateless row sends one body again and again, as a table's phones do "
+              "between two moves: each worker checks that snapshot once and remembers it "
+              "passed (`referee.checked_memo`). A *(new snapshot)* row is served with that "
+              "memo off (`REFEREE_SNAPSHOT_MEMO=0`): every request's snapshot checked, the "
+              "cost of a snapshot sent for the first time.",
               ]
     if note:
         lines.append(f"- {note}")

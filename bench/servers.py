@@ -74,14 +74,16 @@ class RedisServer:
 class Gunicorn:
     """gunicorn serving ``app`` (``module:variable``) as ``referee serve`` would, 2 workers."""
 
-    def __init__(self, app: str, redis_url: str, log: Path) -> None:
+    def __init__(self, app: str, redis_url: str, log: Path,
+                 env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         args = argparse.Namespace(host="127.0.0.1", port=self.port, workers=WORKERS,
                                   threads=8)
         argv = serve_argv_for(args, redis_url)
         argv[-1] = app
         self.log = open(log, "wb")
-        env = {**os.environ, **BUDGETS, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, **BUDGETS, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT),
+               **(env or {})}
         self.proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
@@ -133,10 +135,11 @@ def serve_argv_for(args: argparse.Namespace, redis_url: str) -> list[str]:
 
 
 def _worker_class(log: Path) -> str:
-    """The worker class gunicorn reports using ("Using worker: gthread") in its log."""
+    """The worker class gunicorn reports using ("Using worker: gthread") in its log (a JSON
+    line: the name ends at the message's closing quote)."""
     for line in log.read_text(errors="replace").splitlines()[::-1]:
         if "Using worker:" in line:
-            return line.split("Using worker:", 1)[1].strip()
+            return line.split("Using worker:", 1)[1].split('"', 1)[0].strip()
     return "unknown"
 
 

@@ -8,14 +8,15 @@ import dataclasses
 import reprlib
 
 import secrets
-from typing import Any
+from typing import Any, Callable
 
 from marshmallow import Schema, ValidationError
 
+from referee.checked_memo import MEMO
 from referee.games.base import REFEREE, CheckedState, ImpossibleState, InvalidSetup, Violation
 from referee.games.common.vocabulary import HOST
 from referee.refusals import InvalidInput, UnknownGame
-from referee.schemas.fastcheck import Check, checker
+from referee.schemas.fastcheck import Check, checker, loader
 from referee.schemas.fields import name_key
 from referee.registry import GAMES, GameEntry
 
@@ -119,16 +120,23 @@ def load_action(entry: GameEntry, action: Any, prefix: str = "action") -> dict[s
                    f"{', '.join(schemas)}.")
         raise InvalidInput(message,
                       errors=[{"field": f"{prefix}.type", "message": message}])
-    return load(_instance(schemas[kind]), action, prefix)
+    schema = _instance(schemas[kind])
+    fast = _fast_load(schema)(action)
+    return fast if fast is not None else load(schema, action, prefix)
 
 
 def load_state(entry: GameEntry, state: Any, prefix: str = "state") -> CheckedState:
     """Type-check a snapshot with the game's ``StateSchema`` then run the engine's
     ``check_snapshot``, once: the engine's later calls trust the :class:`CheckedState`
-    returned.  :class:`ImpossibleState` lists every inconsistency, fields under ``prefix``."""
+    returned.  :class:`ImpossibleState` lists every inconsistency, fields under ``prefix``.
+    A snapshot that passed before in this process (the same game, the same JSON) passes
+    without the check being run again (:mod:`referee.checked_memo`)."""
     if not isinstance(state, dict):
         raise InvalidInput(f"{prefix} must be an object.",
                       errors=[{"field": prefix, "message": "Not an object."}])
+    key = MEMO.key(entry.name, state)
+    if key in MEMO:  # passed before: the same JSON gets the same verdict (checked_memo)
+        return CheckedState(state)
     schema = _instance(entry.schemas.StateSchema)
     errors = None if _fast_check(schema)(state) else schema.validate(state)
     if errors:
@@ -136,9 +144,11 @@ def load_state(entry: GameEntry, state: Any, prefix: str = "state") -> CheckedSt
         raise InvalidInput("; ".join(f"{e['field']}: {e['message']}"
                                                  for e in flat[:3]), errors=flat)
     try:
-        return entry.engine.accept(state)
+        checked = entry.engine.accept(state)
     except ImpossibleState as exc:
         raise ImpossibleState([_under(prefix, v) for v in exc.violations]) from None
+    MEMO.add(key)
+    return checked
 
 
 def _under(prefix: str, violation: Violation) -> Violation:
@@ -168,6 +178,19 @@ def _fast_check(schema: Schema) -> Check:
     found = _CHECKS.get(id(schema))
     if found is None:
         found = _CHECKS[id(schema)] = checker(schema)
+    return found
+
+
+_LOADS: dict[int, Callable[[Any], dict[str, Any] | None]] = {}
+
+
+def _fast_load(schema: Schema) -> Callable[[Any], dict[str, Any] | None]:
+    """The compiled loader of a shared schema instance (built once): ``schema.load``'s answer
+    when it is sure marshmallow would give it, else ``None``
+    (:func:`referee.schemas.fastcheck.loader`)."""
+    found = _LOADS.get(id(schema))
+    if found is None:
+        found = _LOADS[id(schema)] = loader(schema)
     return found
 
 

@@ -13,10 +13,18 @@ import pytest
 os.environ["REFEREE_RATE_LIMITS"] = "off"
 
 from referee.app import create_app  # noqa: E402
+from referee.checked_memo import MEMO  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 CASES_DIR = Path(os.environ.get("REFEREE_CASES_DIR", REPO / "tests" / "cases"))
 """The hand-checked case files: the repository's own copy, unless REFEREE_CASES_DIR says."""
+
+
+@pytest.fixture(autouse=True)
+def _fresh_snapshot_memo():
+    """Each test starts with no snapshot remembered as checked (referee.checked_memo), so
+    what one test sent cannot spare another test's check."""
+    MEMO.clear()
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee.checked_memo import MEMO
 from referee.games.base import MODES
 from referee.registry import GAMES
 from tests.conformance_checks import NAMES, Budget, playout
@@ -64,7 +65,8 @@ def test_conformance_http_setup_and_apply_agree_with_the_engine(client, game):
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_each_request_checks_its_snapshot_exactly_once(client, monkeypatch, game):
     """/apply, /validate and /legal-actions check the snapshot sent once, at the boundary
-    (issue 10): the engine's later calls trust the checked state."""
+    (issue 10): the engine's later calls trust the checked state; the same snapshot sent
+    again is not checked a second time (issue 11, :mod:`referee.checked_memo`)."""
     engine = GAMES[game].engine
     state = engine.setup({**GAMES[game].example_setup, "mode": "digital",
                           "options": engine.resolve_options({})}, 5)
@@ -75,10 +77,14 @@ def test_each_request_checks_its_snapshot_exactly_once(client, monkeypatch, game
     for path, body in (("apply", {"state": state, "action": action}),
                        ("validate", {"state": state, "action": action}),
                        ("legal-actions", {"state": state})):
+        MEMO.clear()  # a snapshot not seen before
         checks.clear()
         response = client.post(f"/v1/games/{game}/{path}", json=body)
         assert response.status_code == 200, response.get_json()
         assert len(checks) == 1, (path, len(checks))
+        # the same snapshot again passed before: remembered, not checked (checked_memo)
+        assert client.post(f"/v1/games/{game}/{path}", json=body).status_code == 200
+        assert len(checks) == 1, (path, "again", len(checks))
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

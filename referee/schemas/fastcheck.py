@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from marshmallow import RAISE, INCLUDE, Schema, ValidationError, fields
+from marshmallow import RAISE, INCLUDE, Schema, ValidationError, fields, missing
 
 from referee.schemas import fields as own
 
@@ -36,6 +36,29 @@ def checker(schema: Schema) -> Check:
     if check is None:
         return lambda data: not schema.validate(data)
     return check
+
+
+def loader(schema: Schema) -> Callable[[Any], dict | None]:
+    """``load(data)``: what ``schema.load(data)`` returns, a new ``dict`` of the keys sent in
+    the schema's field order, when :func:`checker` is sure marshmallow accepts ``data`` and
+    every field loads to the value sent (no ``load_default``, no ``data_key``, a type
+    returned as it is, unknown keys refused); ``None`` when unsure: the caller then runs
+    ``schema.load``, whose answer (or errors) it is."""
+    check = _schema_check(schema, schema.unknown)
+    names = []
+    for name, field in schema.load_fields.items():
+        if field.data_key not in (None, name) or field.load_default is not missing \
+                or not _checked(field)[1]:
+            check = None
+        names.append(name)
+    if check is None or schema.unknown != RAISE:
+        return lambda data: None
+
+    def load(data: Any) -> dict | None:
+        if not check(data):
+            return None
+        return {name: data[name] for name in names if name in data}
+    return load
 
 
 def _schema_check(schema: Schema, unknown: str) -> Check | None:

@@ -102,3 +102,49 @@ def test_refusal_is_marshmallows_own(game):
         load_state(entry, bad)
     assert {"field": "state.players[1]", "message": "Not a valid string."} in caught.value.errors
     assert schema.validate(bad) == {"players": {1: ["Not a valid string."]}}
+
+
+
+def compare_action_loads(game: str, make_loader) -> None:
+    """Every action a playout took loads fast (``make_loader(schema)(action)``) to exactly
+    what ``schema.load`` returns (its keys and their order); each of thousands of mutated
+    actions either loads fast to marshmallow's answer or is left to marshmallow (``None``),
+    never accepted where marshmallow refuses."""
+    from marshmallow import ValidationError
+    schemas = GAMES[game].schemas.ACTION_SCHEMAS
+    rng = random.Random(game)
+    actions = []
+    for seed in range(2):
+        actions += [action for _, action in playout(game, seed, limit=150)[1]]
+    seen = {action["type"] for action in actions}
+    refused = 0
+    for action in actions + [m for a in rng.sample(actions, min(60, len(actions)))
+                             for m in mutations(a, rng, 30)]:
+        if not isinstance(action.get("type"), str) or action["type"] not in schemas:
+            continue
+        schema = schemas[action["type"]]()
+        fast = make_loader(schema)(action)
+        try:
+            slow = schema.load(action)
+        except ValidationError:
+            assert fast is None, action
+            refused += 1
+            continue
+        if action in actions:
+            assert fast is not None, action
+        if fast is not None:
+            assert fast == slow and list(fast) == list(slow), (fast, slow)
+    assert refused > 100 and len(seen) >= 3, (refused, seen)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_fast_action_load_is_marshmallows_load_or_unsure(game):
+    """``referee.schemas.fastcheck.loader``, the action path of ``load_action``."""
+    from referee.schemas.fastcheck import loader
+    compare_action_loads(game, loader)
+
+
+def test_fast_action_load_comparison_can_fail():
+    """The comparison catches a loader that accepts too much (every object as it is)."""
+    with pytest.raises(AssertionError):
+        compare_action_loads("all-fours", lambda schema: dict)

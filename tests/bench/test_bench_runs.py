@@ -25,14 +25,16 @@ def test_smoke_run_writes_every_figure(tmp_path):
     for row in ("| bare Flask echo |", "| product echo |", "| spy validate |",
                 "| coup apply |", "| gnoming legal-actions |", "| all-fours score 6 tricks |",
                 "| all-fours score 12 tricks |", "| gnoming score-round |",
-                "| match action (Redis) |", "trick sheets scored/s", "MEMORY USAGE",
+                "| match action (Redis) |", "| spy validate (new snapshot) |",
+                "| all-fours apply (new snapshot) |", "trick sheets scored/s", "MEMORY USAGE",
                 "product echo ≤ 1.15× bare Flask echo", "p99 ≤ 10 ms",
                 "≤ 200 B per logged action"):
         assert row in text
+    assert "worker class **referee.worker.RefereeGeventWorker**" in text
     # every measured request answered 2xx (the last column of each endpoint row is 0)
     rows = [line for line in text.splitlines() if line.startswith("| ") and " req/s" not in
             line and line.count("|") == 9]
-    assert len(rows) == 18
+    assert len(rows) == 18 + 12  # 12 rows again with the snapshot memo off
     assert all(line.rstrip(" |").endswith("| 0") for line in rows)
 
 
