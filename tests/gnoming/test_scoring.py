@@ -171,3 +171,40 @@ def test_gn_c3_a_game_sheet_has_options_rounds_rounds_of_the_same_players():
     with pytest.raises(ImpossibleState) as info:
         score_game_sheet([one, other, one], OPTIONS)
     assert [(v.rule, v.field) for v in info.value.violations] == [("GN-C3", "rounds[1].layouts")]
+
+
+def test_remembered_layout_and_round_points_are_score_layout_and_score_round():
+    """layout_points / round_points (what a snapshot's score uses, remembered per layout)
+    give exactly score_layout's points and score_round's scores (GN-P1–GN-P7), face-down
+    cards (None) included, over 3,000 random layouts dealt from the GN-C1 deck."""
+    import random
+
+    from referee.games.gnoming.rules import DECK
+    from referee.games.gnoming.scoring import layout_points, round_points
+    rng = random.Random(11)
+    for _ in range(1000):
+        cards = rng.sample(DECK, 27)
+        layouts = {}
+        for seat, name in enumerate(["ana", "ben", "cy"]):
+            nine = [c if rng.random() > 0.2 else None for c in cards[seat * 9:seat * 9 + 9]]
+            layouts[name] = [nine[0:3], nine[3:6], nine[6:9]]
+            assert layout_points(layouts[name]) == score_layout(layouts[name])["points"]
+        if any(c is None for g in layouts.values() for row in g for c in row):
+            continue
+        went_out = rng.choice([None, "ana", "ben", "cy"])
+        for tie in ("lowest", "not_lowest"):
+            assert round_points(layouts, went_out, tie) == \
+                score_round(layouts, went_out, tie)["scores"]
+
+
+def test_round_points_applies_gn_p7_to_who_went_out():
+    """By hand: ana's row of 3s is a set (GN-P1, −3), the rest at face value (GN-P2, P3)
+    and the Hazard 10 (GN-P6): −3 + 5 − 1 + 7 + 10 + 4 + 6 = 28; ben −8 + 8+7+6 + 10+10+5 =
+    38; cy has no set: 51.  ana went out lowest: −5 (GN-P7) → 23."""
+    from referee.games.gnoming.scoring import round_points
+    layouts = {"ana": [["3", "3", "3"], ["5", "-1", "7"], ["H", "4", "6"]],
+               "ben": [["8", "8", "8"], ["8", "7", "6"], ["H", "H", "5"]],
+               "cy": [["4", "5", "6"], ["7", "8", "3"], ["5", "6", "7"]]}
+    assert [score_layout(g)["points"] for g in layouts.values()] == [28, 38, 51]
+    assert round_points(layouts, "ana") == {"ana": 23, "ben": 38, "cy": 51}
+    assert round_points(layouts, "cy") == {"ana": 28, "ben": 38, "cy": 56}  # not lowest: +5

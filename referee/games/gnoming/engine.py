@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.games.base import Engine, OptionSpec, Violation, each_card
 from referee.games.gnoming import apply, judge, setup, snapshot, views
-from referee.games.gnoming.scoring import score_game, score_layout, score_round
+from referee.games.gnoming.scoring import layout_points, round_points, score_game
 
 
 class GnomingEngine(Engine):
@@ -76,14 +76,14 @@ class GnomingEngine(Engine):
         """
         tie = state["options"]["out_first_tie"]
         history = state["history"]
-        round_scores = [score_round(r["layouts"], r["went_out"], tie)["scores"] for r in history]
+        round_scores = [round_points(r["layouts"], r["went_out"], tie) for r in history]
         totals = {p: sum(s[p] for s in round_scores) for p in state["players"]}
         if state["phase"] == "over":
             return {"round": state["round"], "points": round_scores[-1], "provisional": False,
                     "totals": totals, "round_scores": round_scores,
                     "winner": score_game(history, tie)["winners"]}
-        points = {p: score_layout([[cell["card"] if cell["up"] else None for cell in row]
-                                   for row in grid])["points"]
+        points = {p: layout_points([[cell["card"] if cell["up"] else None for cell in row]
+                                    for row in grid])
                   for p, grid in state["layouts"].items()}
         return {"round": state["round"], "points": points, "provisional": True,
                 "totals": totals, "round_scores": round_scores, "winner": None}

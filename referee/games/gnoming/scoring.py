@@ -11,6 +11,7 @@ Shapes:
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Sequence
 
 from referee.games.base import ImpossibleState, Problems
@@ -72,6 +73,27 @@ def score_layout(grid: Grid) -> dict[str, Any]:
     return {"points": points, "sets": sets, "mulligans": mulligans, "hazards": hazards}
 
 
+def layout_points(grid: Grid) -> int:
+    """``score_layout(grid)["points"]`` (GN-P1–GN-P6), remembered per layout: a snapshot's
+    score adds up every finished round again, from the same layouts, on each request."""
+    return _layout_points(tuple(card for row in grid for card in row))
+
+
+@functools.lru_cache(maxsize=8192)
+def _layout_points(cards: tuple[str | None, ...]) -> int:
+    return score_layout([cards[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)])["points"]
+
+
+def round_points(layouts: dict[str, Grid], went_out: str | None,
+                 tie: str = "lowest") -> dict[str, int]:
+    """``score_round(layouts, went_out, tie)["scores"]`` without the breakdown (GN-P1–GN-P7):
+    ``{player: points with the ±5}``."""
+    base = {player: layout_points(grid) for player, grid in layouts.items()}
+    bonus = out_first_adjustment(base, went_out, tie)
+    return {player: points + (bonus if player == went_out else 0)
+            for player, points in base.items()}
+
+
 def out_first_adjustment(scores: dict[str, int], went_out: str | None, tie: str) -> int:
     """Return −5, +5 or 0 for the player who went out first (GN-P7).
 
@@ -120,7 +142,7 @@ def score_game(rounds: Sequence[dict[str, Any]], tie: str = "lowest") -> dict[st
     Returns ``{"round_scores": [{player: points}], "totals": {player: points}, "winners":
     [players]}`` (GN-W1).
     """
-    round_scores = [score_round(r["layouts"], r.get("went_out"), tie)["scores"] for r in rounds]
+    round_scores = [round_points(r["layouts"], r.get("went_out"), tie) for r in rounds]
     players = list(round_scores[0])
     totals = {p: sum(scores[p] for scores in round_scores) for p in players}
     return {"round_scores": round_scores, "totals": totals,
