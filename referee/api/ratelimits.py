@@ -11,8 +11,11 @@ stateless calls, per client IP and per token; and the client's IP behind a trust
 A call without a token counts against its IP's token budget too (the key is then the IP); a
 read with a stream ticket against the ticket's.  A stream (``…/stream``) or long-poll
 (``…/events?wait=``) counts once when it opens, not per event or heartbeat it carries.
-Match budgets are Flask-Limiter's, kept in the store's Redis whatever its topology
-(:func:`storage`; in memory without Redis), and its hooks run for match calls only.  The stateless budget is counted in
+Every budget is kept in the store's Redis whatever its topology (:func:`storage`; in memory
+without Redis) but the stateless one.  The create budget is Flask-Limiter's, whose hooks run
+for ``POST /v1/matches`` only; the two budgets of every other match call are counted by
+:class:`SharedBudgets` in the limiter's storage, both in one round trip (Flask-Limiter's
+fixed-window counters and keys, without its per-request evaluation).  The stateless budget is counted in
 the worker's memory (:class:`LocalBudget`, the same ``limits`` notation), so a stateless call
 costs no Redis round trip and a few microseconds (with N worker processes a client may make up
 to N times it).  Health, docs and OpenAPI
@@ -45,10 +48,13 @@ from typing import Any, Mapping
 from flask import Flask, Response, request
 from flask_limiter import Limiter, RequestLimit
 from limits import parse_many
+from limits.storage import RedisStorage
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.api.errors import problem_response
 from referee.store.connect import limiter_storage
+
+log = logging.getLogger("referee.limits")
 
 DEFAULTS = {"LIMIT_CREATE": "20/minute;200/hour", "LIMIT_MATCH_PER_TOKEN": "240/minute",
             "LIMIT_MATCH_PER_IP": "1200/minute", "LIMIT_STATELESS_PER_IP": "3000/minute"}
@@ -145,6 +151,56 @@ class LocalBudget:
         return None
 
 
+class SharedBudgets:
+    """Budgets counted in a ``limits`` storage shared by every worker (Flask-Limiter's, from
+    :func:`storage`): ``budgets`` is ``[(scope, spec, key function)]``.  A call counts once
+    against each budget's counter, all in one round trip on Redis (a pipeline of the
+    ``limits`` library's own counter script, ``incr_expire.lua``, one EVALSHA per counter:
+    the key's Cluster slot decides its node); in memory, one ``incr`` each.  The counters are
+    Flask-Limiter's fixed-window ones (key ``LIMITS:<prefix>/<key>/<scope>/<amount>/<n>/
+    <unit>``, a window starting at the first call and lasting the period), so they are shared
+    with Flask-Limiter's count of the same budget.  A call refused by one budget still counts
+    against the others (Flask-Limiter stopped at the first breach)."""
+
+    def __init__(self, storage: Any, prefix: str, budgets: list[tuple[str, str, Any]]):
+        self.storage = storage
+        self.prefix = prefix
+        self.budgets = [(scope, parse_many(spec), key) for scope, spec, key in budgets]
+        self._redis = isinstance(storage, RedisStorage)
+
+    def hit(self) -> tuple[str, Any, int] | None:
+        """Count this request; return ``(scope, item, seconds until its window ends)`` of the
+        first budget spent, else ``None``.  Storage errors propagate (the caller lets the
+        request through)."""
+        counters = [(scope, item, item.key_for(self.prefix, key(), scope))
+                    for scope, items, key in self.budgets for item in items]
+        counts = self._count(counters)
+        for (scope, item, key), count in zip(counters, counts):
+            if count > item.amount:
+                wait = max(1, math.ceil(self.storage.get_expiry(key) - time.time()))
+                return scope, item, wait
+        return None
+
+    def _count(self, counters: list[tuple[str, Any, str]]) -> list[int]:
+        storage = self.storage
+        if not self._redis:
+            return [storage.incr(key, item.get_expiry()) for _, item, key in counters]
+        sha = storage.lua_incr_expire.sha
+        pipe = storage.get_connection().pipeline(transaction=False)
+        for _, item, key in counters:
+            # execute_command: redis-py's cluster pipeline blocks its evalsha() method
+            pipe.execute_command("EVALSHA", sha, 1, storage.prefixed_key(key),
+                                 item.get_expiry(), 1)
+        counts = []
+        for (_, item, key), count in zip(counters, pipe.execute(raise_on_error=False)):
+            if type(count).__name__ == "NoScriptError":  # not counted: the node lacks it
+                count = storage.incr(key, item.get_expiry())  # loads it, then counts
+            elif isinstance(count, Exception):
+                raise count
+            counts.append(int(count))
+        return counts
+
+
 def breach_response(scope: str, item: Any, wait: int):
     """429 ``rate-limited``: the ``scope`` budget (``item``, a ``limits`` item) is spent for
     ``wait`` more seconds; ``Retry-After`` and ``RateLimit-*`` say so."""
@@ -164,19 +220,20 @@ def too_many(limit: RequestLimit):
     return breach_response(limit.request_args[-1], limit.limit, wait)
 
 
-def _only_for(blueprint: str, function):
-    """``function`` (a request hook) run only for requests to ``blueprint``."""
+def _only_when(test, function):
+    """``function`` (a request hook) run only for requests where ``test()`` holds."""
     @functools.wraps(function)
     def hook(*args):
-        if request.blueprint == blueprint:
+        if test():
             return function(*args)
         return args[0] if args and isinstance(args[0], Response) else None
     return hook
 
 
-def _confine(app: Flask, limiter: Limiter, blueprint: str) -> None:
+def _confine(app: Flask, limiter: Limiter, test) -> None:
     """Make ``limiter``'s request hooks (registered app-wide by Flask-Limiter) run only for
-    ``blueprint``, in the same place (before the body is read): other calls pay nothing."""
+    requests where ``test()`` holds, in the same place (before the body is read): other calls
+    pay nothing."""
     for table in (app.before_request_funcs, app.after_request_funcs,
                   app.teardown_request_funcs):
         hooks = table.get(None, [])
@@ -185,7 +242,7 @@ def _confine(app: Flask, limiter: Limiter, blueprint: str) -> None:
             if owner is None and isinstance(hook, functools.partial):
                 owner = hook.args[0] if hook.args else None
             if owner is limiter:
-                hooks[i] = _only_for(blueprint, hook)
+                hooks[i] = _only_when(test, hook)
 
 
 def init_app(app: Flask, matches: Any, stateless: list) -> None:
@@ -206,13 +263,25 @@ def init_app(app: Flask, matches: Any, stateless: list) -> None:
                       headers_enabled=False, on_breach=too_many)
     limiter.shared_limit(config["LIMIT_CREATE"], scope="create", key_func=ip_key,
                          exempt_when=_not_create)(matches)
-    limiter.shared_limit(config["LIMIT_MATCH_PER_TOKEN"], scope="match-token",
-                         key_func=token_key, exempt_when=_is_create)(matches)
-    limiter.shared_limit(config["LIMIT_MATCH_PER_IP"], scope="match-ip", key_func=ip_key,
-                         exempt_when=_is_create)(matches)
-    _confine(app, limiter, matches.name)
+    _confine(app, limiter, lambda: request.blueprint == matches.name and _is_create())
+    playing = SharedBudgets(limiter.storage, prefix, [
+        ("match-token", config["LIMIT_MATCH_PER_TOKEN"], token_key),
+        ("match-ip", config["LIMIT_MATCH_PER_IP"], ip_key)])
     budget = LocalBudget(config["LIMIT_STATELESS_PER_IP"], "stateless")
     names = frozenset(blueprint.name for blueprint in stateless)
+
+    @app.before_request
+    def _match_budgets():
+        if request.blueprint == matches.name and not _is_create():
+            try:
+                spent = playing.hit()
+            except Exception as exc:  # noqa: BLE001 - fail open, as swallow_errors does
+                log.warning("match budgets not counted (limit storage: %s); request let "
+                            "through", type(exc).__name__)
+                return None
+            if spent is not None:
+                return breach_response(*spent)
+        return None
 
     @app.before_request
     def _stateless_budget():
@@ -222,5 +291,6 @@ def init_app(app: Flask, matches: Any, stateless: list) -> None:
                 return breach_response(budget.scope, *spent)
         return None
 
-    app.extensions["referee.limits"] = {"matches": limiter, "stateless": budget}
+    app.extensions["referee.limits"] = {"matches": limiter, "playing": playing,
+                                        "stateless": budget}
     logging.getLogger("flask-limiter").setLevel(logging.WARNING)  # not a line per 429
