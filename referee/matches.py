@@ -181,13 +181,15 @@ class MatchService:
     def _rematch_body(self, record: dict[str, Any]) -> dict[str, Any]:
         return {**_public(record), "rematch_of": record.get("rematch_of"), "ttl": self.ttl}
 
-    def load(self, match_id: str) -> dict[str, Any]:
+    def load(self, match_id: str, read: dict[str, Any] | None = None) -> dict[str, Any]:
         """The match's record; 404 ``not-found`` if there is none (or the id is malformed).
+        ``read``: the record as the store gave it earlier in this request (the match budgets
+        read it in their round trip), used instead of reading it again.
 
         Its state is trusted (:func:`stored`), not checked again: the service wrote it."""
         try:
             if MATCH_ID.fullmatch(match_id):
-                return stored(self.store.load(match_id))
+                return stored(read if read is not None else self.store.load(match_id))
         except MatchNotFound:
             pass
         raise self._not_found(match_id)

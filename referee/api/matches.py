@@ -99,9 +99,16 @@ def _with_caller(match_id: str, required: bool = False):
     return known if known is not None else _load_caller(match_id, required)
 
 
+def _load(svc: MatchService, match_id: str) -> dict:
+    """The match's record: the one the match budgets read in their round trip
+    (``g.match_read``, see :mod:`referee.api.ratelimits`), else read now."""
+    read = g.pop("match_read", None)
+    return svc.load(match_id, read[1] if read is not None and read[0] == match_id else None)
+
+
 def _load_caller(match_id: str, required: bool):
     svc = service()
-    record = svc.load(match_id)
+    record = _load(svc, match_id)
     return svc, record, svc.caller(record, request.headers.get("Authorization"), required)
 
 
@@ -337,14 +344,14 @@ def audit(match_id):
     ``ETag`` is the final version.
     """
     svc = service()
-    record = svc.load(match_id)
+    record = _load(svc, match_id)
     return svc.audit(record), 200, _etag(record["version"])
 
 
 def _reader(match_id: str, ticket: str | None):
     """Service, record and caller of a read that also takes a stream ticket (not both)."""
     svc = service()
-    record = svc.load(match_id)
+    record = _load(svc, match_id)
     authorization = request.headers.get("Authorization")
     if ticket is None:
         return svc, record, svc.caller(record, authorization)

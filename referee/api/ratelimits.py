@@ -15,7 +15,8 @@ Every budget is kept in the store's Redis whatever its topology (:func:`storage`
 without Redis) but the stateless one.  The create budget is Flask-Limiter's, whose hooks run
 for ``POST /v1/matches`` only; the two budgets of every other match call are counted by
 :class:`SharedBudgets` in the limiter's storage, both in one round trip (Flask-Limiter's
-fixed-window counters and keys, without its per-request evaluation).  The stateless budget is counted in
+fixed-window counters and keys, without its per-request evaluation) which, when that storage
+is the match store's Redis, also reads the match's record for the view (``g.match_read``).  The stateless budget is counted in
 the worker's memory (:class:`LocalBudget`, the same ``limits`` notation), so a stateless call
 costs no Redis round trip and a few microseconds (with N worker processes a client may make up
 to N times it).  Health, docs and OpenAPI
@@ -45,13 +46,14 @@ import threading
 import time
 from typing import Any, Mapping
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from flask_limiter import Limiter, RequestLimit
 from limits import parse_many
 from limits.storage import RedisStorage
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.api.errors import problem_response
+from referee.matches import MATCH_ID
 from referee.store.connect import limiter_storage
 
 log = logging.getLogger("referee.limits")
@@ -162,43 +164,55 @@ class SharedBudgets:
     with Flask-Limiter's count of the same budget.  A call refused by one budget still counts
     against the others (Flask-Limiter stopped at the first breach)."""
 
-    def __init__(self, storage: Any, prefix: str, budgets: list[tuple[str, str, Any]]):
+    def __init__(self, storage: Any, prefix: str, budgets: list[tuple[str, str, Any]],
+                 store: Any = None):
         self.storage = storage
         self.prefix = prefix
         self.budgets = [(scope, parse_many(spec), key) for scope, spec, key in budgets]
         self._redis = isinstance(storage, RedisStorage)
+        self.store = store if self._redis and hasattr(store, "load_along") else None
 
-    def hit(self) -> tuple[str, Any, int] | None:
-        """Count this request; return ``(scope, item, seconds until its window ends)`` of the
-        first budget spent, else ``None``.  Storage errors propagate (the caller lets the
-        request through)."""
+    def hit(self, match_id: str | None = None
+            ) -> tuple[tuple[str, Any, int] | None, dict[str, Any] | None]:
+        """Count this request; return ``(spent, record)``: ``spent`` is ``(scope, item,
+        seconds until its window ends)`` of the first budget spent, else ``None``; ``record``
+        the record of match ``match_id``, read in the same round trip when the budgets are
+        counted in the match store's Redis (:attr:`store`: ``load_along``), else ``None``.
+        Storage errors propagate (the caller lets the request through)."""
         counters = [(scope, item, item.key_for(self.prefix, key(), scope))
                     for scope, items, key in self.budgets for item in items]
-        counts = self._count(counters)
+        counts, record = self._count(counters, match_id)
         for (scope, item, key), count in zip(counters, counts):
             if count > item.amount:
                 wait = max(1, math.ceil(self.storage.get_expiry(key) - time.time()))
-                return scope, item, wait
-        return None
+                return (scope, item, wait), record
+        return None, record
 
-    def _count(self, counters: list[tuple[str, Any, str]]) -> list[int]:
+    def _count(self, counters: list[tuple[str, Any, str]], match_id: str | None
+               ) -> tuple[list[int], dict[str, Any] | None]:
         storage = self.storage
         if not self._redis:
-            return [storage.incr(key, item.get_expiry()) for _, item, key in counters]
+            return [storage.incr(key, item.get_expiry()) for _, item, key in counters], None
         sha = storage.lua_incr_expire.sha
-        pipe = storage.get_connection().pipeline(transaction=False)
-        for _, item, key in counters:
-            # execute_command: redis-py's cluster pipeline blocks its evalsha() method
-            pipe.execute_command("EVALSHA", sha, 1, storage.prefixed_key(key),
-                                 item.get_expiry(), 1)
+        # EVALSHA by execute_command: redis-py's cluster pipeline blocks its evalsha() method
+        calls = [("EVALSHA", sha, 1, storage.prefixed_key(key), item.get_expiry(), 1)
+                 for _, item, key in counters]
+        record = None
+        if self.store is not None and match_id is not None:
+            record, replies = self.store.load_along(match_id, calls)
+        else:
+            pipe = storage.get_connection().pipeline(transaction=False)
+            for call in calls:
+                pipe.execute_command(*call)
+            replies = pipe.execute(raise_on_error=False)
         counts = []
-        for (_, item, key), count in zip(counters, pipe.execute(raise_on_error=False)):
+        for (_, item, key), count in zip(counters, replies):
             if type(count).__name__ == "NoScriptError":  # not counted: the node lacks it
                 count = storage.incr(key, item.get_expiry())  # loads it, then counts
             elif isinstance(count, Exception):
                 raise count
             counts.append(int(count))
-        return counts
+        return counts, record
 
 
 def breach_response(scope: str, item: Any, wait: int):
@@ -264,21 +278,28 @@ def init_app(app: Flask, matches: Any, stateless: list) -> None:
     limiter.shared_limit(config["LIMIT_CREATE"], scope="create", key_func=ip_key,
                          exempt_when=_not_create)(matches)
     _confine(app, limiter, lambda: request.blueprint == matches.name and _is_create())
+    same_redis = config.get("REDIS_URL") and not config.get("RATELIMIT_STORAGE_URI")
     playing = SharedBudgets(limiter.storage, prefix, [
         ("match-token", config["LIMIT_MATCH_PER_TOKEN"], token_key),
-        ("match-ip", config["LIMIT_MATCH_PER_IP"], ip_key)])
+        ("match-ip", config["LIMIT_MATCH_PER_IP"], ip_key)],
+        store=app.extensions.get("referee.store") if same_redis else None)
     budget = LocalBudget(config["LIMIT_STATELESS_PER_IP"], "stateless")
     names = frozenset(blueprint.name for blueprint in stateless)
 
     @app.before_request
     def _match_budgets():
         if request.blueprint == matches.name and not _is_create():
+            match_id = (request.view_args or {}).get("match_id")
+            if match_id is not None and not MATCH_ID.fullmatch(match_id):
+                match_id = None
             try:
-                spent = playing.hit()
+                spent, record = playing.hit(match_id)
             except Exception as exc:  # noqa: BLE001 - fail open, as swallow_errors does
                 log.warning("match budgets not counted (limit storage: %s); request let "
                             "through", type(exc).__name__)
                 return None
+            if record is not None:
+                g.match_read = (match_id, record)  # the view uses it (referee.api.matches)
             if spent is not None:
                 return breach_response(*spent)
         return None

@@ -11,7 +11,9 @@ from flask import g, has_request_context
 from referee.ops import metrics
 from referee.store import MatchStore, StoreUnavailable
 
-OPERATIONS = ("ping", "ready", "create", "load", "commit", "events", "actions", "recorded", "delete")
+OPERATIONS = ("ping", "ready", "create", "load", "load_along", "commit", "events", "actions",
+              "recorded", "delete")
+"""The methods instrumented (``load_along``: a store that has it, the Redis one)."""
 
 
 def _note(match_id: str, record: dict) -> None:
@@ -22,7 +24,9 @@ def _note(match_id: str, record: dict) -> None:
 def instrument(store: MatchStore) -> MatchStore:
     """Instrument ``store`` in place (see the module docstring) and return it."""
     for name in OPERATIONS:
-        method = getattr(store, name)
+        method = getattr(store, name, None)
+        if method is None:
+            continue
 
         @functools.wraps(method)
         def counted(*args, _method=method, _name=name, **kwargs):
@@ -33,6 +37,8 @@ def instrument(store: MatchStore) -> MatchStore:
                 raise
             if _name == "load":
                 _note(args[0], result)
+            elif _name == "load_along" and result[0] is not None:
+                _note(args[0], result[0])
             elif _name == "commit":
                 _note(args[0], kwargs.get("record") or args[2])
             elif _name == "create":

@@ -232,6 +232,22 @@ class RedisStore(MatchStore):
         return codec.decode(raw)
 
     @_guarded
+    def load_along(self, match_id: str, calls: list[tuple[Any, ...]]
+                   ) -> tuple[dict[str, Any] | None, list[Any]]:
+        """The match's record (``None`` if there is none) and the replies to ``calls`` (Redis
+        commands, e.g. the EVALSHA of a rate-limit counter; an error reply is returned as its
+        exception), all in one round trip: a pipeline, whose commands a Cluster sends to the
+        node of each key."""
+        pipe = self.client.pipeline(transaction=False)
+        for call in calls:
+            pipe.execute_command(*call)
+        pipe.hget(self.keys(match_id)[0], "record")
+        *replies, raw = pipe.execute(raise_on_error=False)
+        if isinstance(raw, Exception):
+            raise raw
+        return (None if raw is None else codec.decode(raw)), replies
+
+    @_guarded
     def commit(self, match_id, expected_version, record, action, events, ttl,
                idempotency=None) -> None:
         """One Lua script (:data:`COMMIT`; see :meth:`MatchStore.commit`)."""

@@ -76,3 +76,30 @@ def test_a_limit_storage_that_does_not_answer_lets_match_calls_through():
     url = f"/v1/matches/{created['id']}"
     ana = {"Authorization": f"Bearer {created['seats']['ana']}"}
     assert [client.get(url, headers=ana).status_code for _ in range(3)] == [200] * 3
+
+
+def test_a_match_call_reads_its_record_in_the_budgets_round_trip(redis_url, redis_prefix,
+                                                                  monkeypatch):
+    """With the budgets in the match store's Redis, the record is read in their pipeline
+    (``RedisStore.load_along``): no second read; the version check still refuses a stale
+    If-Match, and an unknown match is still 404."""
+    client, _ = _apps(redis_url, redis_prefix)
+    created = client.post("/v1/matches", json=SPY).get_json()
+    store = client.application.extensions["referee.store"]
+
+    def no_second_read(match_id):
+        raise AssertionError(f"{match_id} read again")
+    monkeypatch.setattr(store, "load", no_second_read)
+    url = f"/v1/matches/{created['id']}"
+    to_move = client.get(url, headers={"Authorization": f"Bearer {created['seats']['ana']}"}
+                         ).get_json()["to_move"]
+    act = {"Authorization": f"Bearer {created['seats'][to_move[0]]}", "If-Match": '"1"'}
+    legal = client.get(url + "/legal-actions", headers=act).get_json()["actions"]
+    action = {"action": legal[0]}
+    answer = client.post(url + "/actions", json=action, headers=act)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.headers["ETag"] == '"2"'
+    stale = client.post(url + "/actions", json=action, headers=act)
+    assert stale.status_code == 409 and stale.get_json()["current_version"] == 2
+    monkeypatch.undo()
+    assert client.get("/v1/matches/" + "x" * 22).status_code == 404
