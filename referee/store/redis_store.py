@@ -99,7 +99,9 @@ end
 if current ~= ARGV[1] then return {'conflict', current} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
 redis.call('RPUSH', KEYS[3], ARGV[7])
-for i = 10, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+for i = 10, #ARGV, 1000 do
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[6]) end
 for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
 redis.call('PUBLISH', ARGV[8], ARGV[9])
@@ -108,7 +110,7 @@ return {'ok'}
 """KEYS: match, events, actions, idem.  ARGV: expected version, new version, record JSON,
 ttl, idempotency key ('' for none), its response JSON, history entry JSON, notice channel,
 match id, event JSON….  Every check comes before the first write; the notice is published
-after the last."""
+after the last.  The events go in one RPUSH per 1000 (Lua's ``unpack`` has a stack limit)."""
 
 READ = """
 local record = redis.call('HGET', KEYS[1], 'record')

@@ -194,3 +194,13 @@ def test_a_commit_and_a_delete_wake_the_watches_of_their_match_only(store):
         store.delete(mid)
         assert watch.wait(5.0)
     assert store.feed.watching() == 0
+
+
+def test_a_commit_of_thousands_of_events_logs_each_once_in_order(store):
+    """The commit script pushes the events 1000 at a time (Lua's unpack has a stack limit):
+    2,500 cross two chunk boundaries."""
+    mid = "m7aaaaaaaaaaaaaaaa"
+    store.create(mid, record(1), TTL)
+    store.commit(mid, 1, record(2), {"type": "replay"}, events(1, 2500, 2), TTL)
+    assert [ev["seq"] for ev in store.events(mid)] == list(range(1, 2501))
+    assert [ev["seq"] for ev in store.events(mid, after=999)] == list(range(1000, 2501))
