@@ -41,3 +41,22 @@ def test_shared_working_copy_answers_like_a_full_copy(game):
             assert same(new, ref_new) and same(events, ref_events)
             steps += 1
     assert steps > 40
+
+
+def test_json_copy_takes_the_fast_path_only_for_what_json_holds_exactly():
+    """json_copy's orjson round trip is kept only when it equals the original: a tuple stays
+    a tuple, NaN stays NaN (orjson would write null), a 70-bit integer and an integer key are
+    copied by the walk; every container is new either way."""
+    import math
+
+    from referee.games.common.jsoncopy import json_copy
+    plain = {"a": [1, {"b": None, "c": "x"}], "d": True}
+    copied = json_copy(plain)
+    assert copied == plain and copied is not plain and copied["a"] is not plain["a"]
+    odd = {"t": (1, 2), "n": [float("nan")], "big": 2**70, 3: "int key"}
+    copied = json_copy(odd)
+    assert copied["t"] == (1, 2) and type(copied["t"]) is tuple
+    assert math.isnan(copied["n"][0]) and copied["n"] is not odd["n"]
+    assert copied["big"] == 2**70 and copied[3] == "int key"
+    nested_nan = [{"x": float("nan")}]
+    assert math.isnan(json_copy(nested_nan)[0]["x"])  # not None, as orjson alone would give
