@@ -213,7 +213,7 @@ class Engine:
     def play_in_place(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
         """The unchecked inner step: judge ``action`` against ``state`` (trusted, not checked)
         and apply it to ``state`` itself; return the events.  For a caller that owns its state
-        and plays many actions on it (the All Fours trick-sheet replay).  Raises
+        and plays many actions on it.  Raises
         :class:`IllegalAction`."""
         found = self._violations(state, action)
         if found:

@@ -2,9 +2,14 @@
 
 A table that played with real cards enters the kicks, the dealer, the begging outcome and every
 trick.  ``score_sheet`` first checks the sheet as AF-X1 says, collecting *every* problem, then
-replays it through the engine in table mode — so the sheet is judged by exactly the rules that
-judge live play, reneges (AF-I1) included — and reports High, Low, Jack and Game from the cards
-each player is seen to have been dealt (every dealt card is played, AF-P1).
+scores it with the functions that judge live play in table mode, without playing it action by
+action through the engine: the reneges the cards prove (``table.track_reneges``, AF-I1), High,
+Low, Jack and Game from the cards each player is seen to have been dealt (every dealt card is
+played, AF-P1; ``scoring.hand_awards``), and the points in the order the engine scores them
+(``scoring.add_points``, AF-K1, AF-B2, AF-S6).  A sheet that passes its checks holds no action
+the engine refuses (the turn, the kicks, the cards are exactly what AF-X1 checks; table hands
+are unknown, so no play breaks AF-P2…P4), and its answer is the engine's:
+``tests/allfours/test_sheet_fast_replay.py`` compares the two on random hands.
 
 Sheet shape (``shared/cases/README.md``): ``players`` (play order), ``sides`` (optional),
 ``dealer``, ``kicks``, ``beg`` (``stand``/``give_one``/``run_pack``), ``tricks``
@@ -16,8 +21,9 @@ from collections import Counter
 from typing import Any
 
 from referee.games.allfours.rules import (HAND_SIZE, MAX_HAND, RUN_SIZE, default_sides,
-                                          player_right_of, trick_winner_index)
-from referee.games.allfours.scoring import hand_awards
+                                          kick_points, player_right_of, side_of,
+                                          trick_winner_index)
+from referee.games.allfours.scoring import add_points, hand_awards
 from referee.games.allfours.snapshot import side_problems
 from referee.games.allfours.table import track_reneges
 from referee.games.base import InvalidSetup, Problems, Violation, violation
@@ -41,73 +47,82 @@ def score_sheet(engine, sheet: dict[str, Any], options: dict[str, Any] | None) -
     Problems(sheet_problems(sheet, sides, resolved["target"])).raise_as(InvalidSheet)
     trump = suit_of(sheet["kicks"][-1])
     tricks = _tricks_with_players(sheet)
-    state, complete = _replay(engine, sheet, sides, resolved, tricks)
-    if complete and state["last_hand"] is not None:
-        # every card was played and the hand scored: the replay saw every renege the sheet
-        # proves, and scored the hand from the same cards, tricks and reneges (AF-S1…S6)
-        every_renege, facts = state["reneges"], state["last_hand"]
-    else:  # the game ended before the sheet did: judge the whole sheet on its own
-        every_renege, facts = sheet_facts(sheet, tricks, sides, trump, resolved)
+    every_renege, lost_by = _reneges_and_loss(tricks, sides, trump, resolved["undertrump"])
+    facts = _hand_facts(sheet, tricks, sides, trump, resolved, every_renege)
+    points, score, winner = _race(sheet, sides, resolved["target"], facts["awards"], lost_by)
     reneges = [{k: r[k] for k in ("player", "trick", "rule", "broke", "proven_by", "proven_at",
                                   "loses_game")} for r in every_renege]
-    return {"valid": True, "points": state["hand_points"], "winner": state["winner"],
+    return {"valid": True, "points": points, "winner": winner,
             "high": facts["high"], "low": facts["low"], "jack": facts["jack"],
-            "game": facts["game"], "reneges": reneges, "score": state["score"],
+            "game": facts["game"], "reneges": reneges, "score": score,
             "trump": trump}
 
 
 def sheet_facts(sheet: dict[str, Any], tricks: list[dict], sides: dict[str, list[str]],
                 trump: str, options: dict[str, Any]) -> tuple[list[dict], dict[str, Any]]:
     """``(every renege, hand_awards(...))`` of the whole sheet on its own (``tricks`` with who
-    played each card): what the replay finds when it plays every card (AF-S1…S6, AF-I1)."""
+    played each card): what the engine finds when it plays every card (AF-S1…S6, AF-I1)."""
+    every_renege = sheet_reneges(tricks, sides, trump, options["undertrump"])
+    return every_renege, _hand_facts(sheet, tricks, sides, trump, options, every_renege)
+
+
+def _hand_facts(sheet, tricks, sides, trump, options, reneges) -> dict[str, Any]:
     dealt: dict[str, list[str]] = {p: [] for p in sheet["players"]}
     for trick in tricks:  # every dealt card is played (AF-P1)
         for player, card in zip(trick["players"], trick["cards"]):
             dealt[player].append(card)
-    every_renege = sheet_reneges(tricks, sides, trump, options["undertrump"])
-    return every_renege, hand_awards(dealt=dealt, tricks=tricks, trump=trump, sides=sides,
-                                     dealer=sheet["dealer"], options=options,
-                                     reneges=every_renege)
+    return hand_awards(dealt=dealt, tricks=tricks, trump=trump, sides=sides,
+                       dealer=sheet["dealer"], options=options, reneges=reneges)
 
 
 def sheet_reneges(tricks: list[dict], sides: dict[str, list[str]], trump: str,
                   undertrump: bool) -> list[dict[str, Any]]:
     """Every renege the whole sheet proves (AF-I1, AF-X1), even those proven after the game
     ended (they are listed, though the points after the end are not scored)."""
+    return _reneges_and_loss(tricks, sides, trump, undertrump)[0]
+
+
+def _reneges_and_loss(tricks, sides, trump, undertrump) -> tuple[list[dict], str | None]:
+    """Every renege of the sheet, and the side of the first one to lose the game (AF-I1: a
+    failure to follow a trump lead proven by an honour), ``None`` when none does."""
     claims: list[dict] = []
     reneges: list[dict] = []
+    lost_by = None
     for number, trick in enumerate(tricks, start=1):
-        for i, (player, card) in enumerate(zip(trick["players"], trick["cards"])):
-            track_reneges(claims, reneges, sides, trick["cards"][:i], player, card, trump,
-                          undertrump, number)
-    return reneges
+        cards = trick["cards"]
+        for i, (player, card) in enumerate(zip(trick["players"], cards)):
+            proven = track_reneges(claims, reneges, sides, cards[:i], player, card, trump,
+                                   undertrump, number)
+            if lost_by is None:
+                lost_by = next((r["side"] for r, _ in proven if r["loses_game"]), None)
+    return reneges, lost_by
 
 
-def _replay(engine, sheet, sides, options, tricks) -> tuple[dict[str, Any], bool]:
-    """Play the sheet (its ``tricks`` with who played each card) through the engine in table
-    mode; return the final state and whether every action was played (``False`` when the
-    game ended first)."""
-    state = engine.setup({"players": sheet["players"], "dealer": sheet["dealer"],
-                          "sides": sides, "options": options, "mode": "table",
-                          "kick": None}, seed="sheet")
-    state["score"] = {s: (sheet.get("score_before") or {}).get(s, 0) for s in sides}
-    dealer, right = sheet["dealer"], player_right_of(sheet["players"], sheet["dealer"])
-    actions = [{"type": "deal", "player": dealer, "kick": sheet["kicks"][0]}]
-    beg = sheet["beg"]
-    if beg == "stand":
-        actions.append({"type": "stand", "player": right})
-    else:
-        actions.append({"type": "beg", "player": right})
-        actions.append({"type": beg, "player": dealer,
-                        **({"kicks": sheet["kicks"][1:]} if beg == "run_pack" else {})})
-    for trick in tricks:
-        actions += [{"type": "play", "player": p, "card": c}
-                    for p, c in zip(trick["players"], trick["cards"])]
-    for action in actions:  # one working state, the unchecked inner step (judged, no copy)
-        if engine.is_over(state):
-            return state, False
-        engine.play_in_place(state, action)
-    return state, True
+def _race(sheet, sides, target, awards, lost_by) -> tuple[dict, dict, str | None]:
+    """``(this hand's points, the match score, the winner)``: points count in the order the
+    engine scores them (AF-S6) and stop at the first side to reach ``target`` — each kick as it
+    is turned (AF-K1: the first, then those of running the pack, AF-B3), the point given to the
+    beggar (AF-B2), then during play a game-losing renege ends the game for the other side
+    (AF-I1), else the hand's awards (High, Low, Jack, Game, reneges)."""
+    dealer_side = side_of(sides, sheet["dealer"])
+    before = sheet.get("score_before") or {}
+    score = {s: before.get(s, 0) for s in sides}
+    points = {s: 0 for s in sides}
+    kicks = sheet["kicks"]  # stand and give_one have one (sheet_problems), run_pack more
+    order = [(dealer_side, kick_points(kicks[0]))]
+    if sheet["beg"] == "give_one":
+        beggar = player_right_of(sheet["players"], sheet["dealer"])
+        order.append((side_of(sides, beggar), 1))
+    order += [(dealer_side, kick_points(k)) for k in kicks[1:]]
+    for side, amount in order:
+        if amount and add_points(score, points, side, amount, target):
+            return points, score, side
+    if lost_by is not None:
+        return points, score, next(s for s in sides if s != lost_by)
+    for _kind, side, amount in awards:
+        if add_points(score, points, side, amount, target):
+            return points, score, side
+    return points, score, None
 
 
 def _tricks_with_players(sheet) -> list[dict[str, Any]]:
