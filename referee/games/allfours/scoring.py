@@ -12,7 +12,10 @@ from typing import Any, Sequence
 
 from referee.games.allfours.rules import game_points, side_of
 from referee.games.base import event
-from referee.games.common.cards import rank_of, rank_value, suit_of
+from referee.games.common.cards import PACK, rank_of, rank_value, suit_of
+
+_CARD_POINTS = {card: game_points(card) for card in PACK}
+"""AF-S4's card points of each card of the pack, looked up once per card of a trick."""
 
 # The order points count in (AF-S6).
 AWARD_ORDER = ("kick", "give_one", "high", "low", "jack", "game", "renege")
@@ -36,7 +39,12 @@ def game_totals(tricks: Sequence[dict], sides: dict[str, list[str]]) -> dict[str
     """Card points per side from the tricks each side won (AF-S4)."""
     totals = {name: 0 for name in sides}
     for trick in tricks:
-        totals[side_of(sides, trick["winner"])] += sum(game_points(c) for c in trick["cards"])
+        cards = trick["cards"]
+        try:
+            points = sum(map(_CARD_POINTS.__getitem__, cards))
+        except (KeyError, TypeError):  # not a card code: game_points says what it is worth
+            points = sum(game_points(c) for c in cards)
+        totals[side_of(sides, trick["winner"])] += points
     return totals
 
 

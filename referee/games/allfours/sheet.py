@@ -93,7 +93,7 @@ def _reneges_and_loss(tricks, sides, trump, undertrump) -> tuple[list[dict], str
         for i, (player, card) in enumerate(zip(trick["players"], cards)):
             proven = track_reneges(claims, reneges, sides, cards[:i], player, card, trump,
                                    undertrump, number)
-            if lost_by is None:
+            if proven and lost_by is None:
                 lost_by = next((r["side"] for r, _ in proven if r["loses_game"]), None)
     return reneges, lost_by
 
@@ -130,7 +130,7 @@ def _tricks_with_players(sheet) -> list[dict[str, Any]]:
     out = []
     for trick in sheet["tricks"]:
         start = players.index(trick["leader"])
-        order = [players[(start + i) % len(players)] for i in range(len(players))]
+        order = players[start:] + players[:start]  # play order from the leader
         winner = order[trick_winner_index(trick["cards"], trump)]
         out.append({"leader": trick["leader"], "cards": list(trick["cards"]),
                     "players": order, "winner": winner})
@@ -183,21 +183,28 @@ _UNPLACED = ("allfours.sheet.leader_not_a_player", "allfours.sheet.trick_size")
 
 def _card_problems(sheet) -> list[Violation]:
     out = []
-    n = len(sheet["players"])
+    players = sheet["players"]
+    n = len(players)
+    cards = list(sheet["kicks"])
+    for i, trick in enumerate(sheet["tricks"]):
+        if trick["leader"] not in players:
+            out.append(violation("AF-X1", "allfours.sheet.leader_not_a_player",
+                                 f"sheet.tricks[{i}].leader", number=i + 1,
+                                 value=repr(trick["leader"])))
+        if len(trick["cards"]) != n:
+            out.append(violation("AF-X1", "allfours.sheet.trick_size",
+                                 f"sheet.tricks[{i}].cards", number=i + 1,
+                                 count=len(trick["cards"]), players=n))
+        cards += trick["cards"]
+    counts = Counter(cards)
+    if len(counts) == len(cards) and all(map(is_card, cards)):
+        return out  # every card a card, each once: no field to name
     located = [("sheet.kicks", c) for c in sheet["kicks"]]
     for i, trick in enumerate(sheet["tricks"]):
-        where = f"sheet.tricks[{i}]"
-        if trick["leader"] not in sheet["players"]:
-            out.append(violation("AF-X1", "allfours.sheet.leader_not_a_player", where + ".leader",
-                                 number=i + 1, value=repr(trick["leader"])))
-        if len(trick["cards"]) != n:
-            out.append(violation("AF-X1", "allfours.sheet.trick_size", where + ".cards",
-                                 number=i + 1, count=len(trick["cards"]), players=n))
-        located += [(f"{where}.cards[{j}]", c) for j, c in enumerate(trick["cards"])]
+        located += [(f"sheet.tricks[{i}].cards[{j}]", c) for j, c in enumerate(trick["cards"])]
     for where, card in located:
         if not is_card(card):
             out.append(violation("AF-D1", "allfours.card.not_a_card", where, value=repr(card)))
-    counts = Counter(c for _, c in located)
     for card, times in counts.items():
         if times > 1 and is_card(card):
             places = [w for w, c in located if c == card]
