@@ -7,6 +7,7 @@ from referee.games.allfours.engine import AllFours
 from referee.games.base import UNKNOWN
 from referee.games.common.cards import PACK
 from referee.games.allfours.vocabulary import VOCABULARY
+from referee.schemas.fastcheck import FastLoad
 from referee.schemas.fields import List, Code, Mode, Options, PlayerName, Players, Seed
 from referee.schemas.vocabulary import action_schemas
 
@@ -119,8 +120,9 @@ class SheetSchema(Schema):
         strict=True, validate=validate.Range(0, 10000)))
 
 
-class ScoreRequestSchema(Schema):
-    """``POST /v1/games/all-fours/score``: ``{"sheet", "options"?}``."""
+class ScoreRequestSchema(FastLoad, Schema):
+    """``POST /v1/games/all-fours/score``: ``{"sheet", "options"?}`` (a valid body is loaded
+    without marshmallow's walk: :class:`referee.schemas.fastcheck.FastLoad`)."""
 
     sheet = fields.Nested(SheetSchema, required=True)
     options = Options()

@@ -15,6 +15,11 @@ module does not know (a custom ``_deserialize``, hooks such as ``@validates_sche
 ``pre_load``) is handed to marshmallow for that value (``field.deserialize``), so the answer
 stays marshmallow's.  ``tests/api/test_state_fastcheck.py`` compares both on played-out and
 mutated snapshots of every game.
+
+:func:`loader` goes one step further for data that is loaded (``load_action``, and request
+bodies through the :class:`FastLoad` schema mixin, ``@blp.arguments``): data the checker
+accepts is read as marshmallow reads a valid value (``tests/api/test_state_fastcheck.py``
+compares both on actions, ``tests/api/test_fast_load.py`` on trick-sheet bodies).
 """
 from __future__ import annotations
 
@@ -39,25 +44,19 @@ def checker(schema: Schema) -> Check:
 
 
 def loader(schema: Schema) -> Callable[[Any], dict | None]:
-    """``load(data)``: what ``schema.load(data)`` returns, a new ``dict`` of the keys sent in
-    the schema's field order, when :func:`checker` is sure marshmallow accepts ``data`` and
-    every field loads to the value sent (no ``load_default``, no ``data_key``, a type
-    returned as it is, unknown keys refused); ``None`` when unsure: the caller then runs
-    ``schema.load``, whose answer (or errors) it is."""
+    """``load(data)``: what ``schema.load(data)`` returns (a new ``dict``, its keys in the
+    schema's field order) when :func:`checker` is sure marshmallow accepts ``data``, each field
+    read as marshmallow reads a valid value (:func:`_schema_reader`: a missing field given its
+    ``load_default``, nested schemas read in turn); ``None`` when unsure or for a schema the
+    reader does not mirror: the caller then runs ``schema.load``, whose answer (or errors) it
+    is."""
     check = _schema_check(schema, schema.unknown)
-    names = []
-    for name, field in schema.load_fields.items():
-        if field.data_key not in (None, name) or field.load_default is not missing \
-                or not _checked(field)[1]:
-            check = None
-        names.append(name)
-    if check is None or schema.unknown != RAISE:
+    read = _schema_reader(schema)
+    if check is None or read is None:
         return lambda data: None
 
     def load(data: Any) -> dict | None:
-        if not check(data):
-            return None
-        return {name: data[name] for name in names if name in data}
+        return read(data) if check(data) else None
     return load
 
 
@@ -272,3 +271,89 @@ def _dict_check(field: fields.Dict) -> tuple[Check, bool]:
             return False
         return values is None or values(value)
     return check, same_keys and same_values
+
+
+def _schema_reader(schema: Schema) -> Callable[[Any], dict] | None:
+    """``read(data)``: what ``schema.load(data)`` returns for ``data`` that :func:`checker`
+    accepted (each present field read as marshmallow reads a valid value, a missing one given
+    its ``load_default``), or ``None`` for a schema holding what this does not mirror (hooks,
+    ``many``, ``INCLUDE``, a field of another kind): then marshmallow loads."""
+    if schema.many or any(schema._hooks.values()) or schema.unknown != RAISE:
+        return None
+    entries = []
+    for name, field in schema.load_fields.items():
+        read = _reader(field)
+        attribute = field.attribute or name
+        if read is None or "." in attribute:
+            return None
+        key = field.data_key if field.data_key is not None else name
+        entries.append((key, attribute, read, field.load_default))
+
+    def load(data: Any) -> dict:
+        out = {}
+        for key, attribute, read, default in entries:
+            if key in data:
+                out[attribute] = read(data[key])
+            elif default is not missing:
+                out[attribute] = default() if callable(default) else default
+        return out
+    return load
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _reader(field: fields.Field) -> Callable[[Any], Any] | None:
+    """How a valid value of ``field`` is read (``None`` stays ``None``), or ``None``."""
+    read = _inner_reader(field) if _plain(field) else None
+    if read is None or read is _same:
+        return read
+    return lambda value: None if value is None else read(value)
+
+
+def _inner_reader(field: fields.Field) -> Callable[[Any], Any] | None:
+    if _scalar_type(field) is not None:
+        return _same  # a str, an int or a bool of exactly that type is read as itself
+    if isinstance(field, fields.List) and (_is(field, "_deserialize", fields.List)
+                                           or _is(field, "_deserialize", own.List)):
+        item = _reader(field.inner)
+        if item is None:
+            return None
+        return list if item is _same else lambda value: [item(v) for v in value]
+    if isinstance(field, fields.Dict) and _is(field, "_deserialize", fields.Mapping) \
+            and field.mapping_type is dict:
+        keys = _reader(field.key_field) if field.key_field is not None else _same
+        values = _reader(field.value_field) if field.value_field is not None else _same
+        if keys is None or values is None:
+            return None
+        if keys is _same and values is _same:
+            return dict
+        return lambda value: {keys(k): values(v) for k, v in value.items()}
+    if isinstance(field, fields.Nested) and _is(field, "_deserialize", fields.Nested) \
+            and _is(field, "_load", fields.Nested) and not field.many \
+            and (field.unknown or field.schema.unknown) == RAISE:
+        return _schema_reader(field.schema)
+    return None
+
+
+class FastLoad:
+    """A ``Schema`` mixin: ``load`` answers without marshmallow's walk when :func:`loader`
+    is sure of marshmallow's answer (certainly valid data, a schema it mirrors);
+    otherwise (and for any ``many``, ``partial`` or ``unknown`` argument) marshmallow loads,
+    so every refusal is its own.  ``tests/api/test_fast_load.py`` compares both."""
+
+    def load(self, data, *, many=None, partial=None, unknown=None):
+        """``Schema.load``, answered at once for certainly valid data."""
+        if many is None and partial is None and unknown is None:
+            fast = _FAST.get(id(self))
+            if fast is None:
+                fast = _FAST[id(self)] = (loader(self), self)
+            found = fast[0](data)
+            if found is not None:
+                return found
+        return super().load(data, many=many, partial=partial, unknown=unknown)
+
+
+_FAST: dict[int, tuple] = {}
+"""Per schema instance (kept alive here, so an id is never reused): its :func:`loader`."""
