@@ -12,7 +12,11 @@ computed once.
   (``1`` and ``1.0``, ``true`` and ``1``, any two strings that differ, are different bytes).
 - Only passes are remembered: a refused snapshot is checked, and refused, every time.
 - A snapshot orjson cannot write (an integer past 64 bits, which a request may hold up to the
-  request guard's 80 digits) is not remembered: it is checked every time.
+  request guard's 80 digits) is not remembered: it is checked every time.  Nor is one that
+  orjson writes as other JSON than it holds: NaN and the infinities (a request may hold
+  ``NaN``, ``1e400``) are written ``null``, so a JSON text holding ``null`` is remembered only
+  when it reads back equal to the snapshot (``"winner": NaN`` must not pass as the
+  ``"winner": null`` that passed).
 - The memo holds at most :data:`SIZE` digests (16 bytes each), per worker process, and is
   emptied whole when full.  ``REFEREE_SNAPSHOT_MEMO`` sets the size; ``0`` turns it off (every
   snapshot then checked, as ``bench`` measures the path of a new snapshot).
@@ -33,7 +37,7 @@ class CheckedMemo:
     """A bounded set of digests of snapshots that passed their check.
 
     ``key(game, state)`` → the digest (``bytes``) or ``None`` when ``state`` is not
-    remembered (memo off, or JSON orjson cannot write); ``key in memo``; ``memo.add(key)``.
+    remembered (memo off, or JSON orjson cannot write exactly); ``key in memo``; ``memo.add(key)``.
     Thread-safe as far as it needs to be: a lookup and an insert are single dict operations,
     and a race at the size bound only empties the memo early."""
 
@@ -49,6 +53,8 @@ class CheckedMemo:
             text = orjson.dumps(state)
         except (orjson.JSONEncodeError, TypeError):
             return None
+        if b"null" in text and orjson.loads(text) != state:
+            return None  # a NaN or an infinity, written as null (never equal to None)
         digest = hashlib.blake2b(game.encode(), digest_size=16)
         digest.update(b"\0")
         digest.update(text)

@@ -7,6 +7,7 @@ The memo may change speed and nothing else, so every answer is compared with the
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
@@ -106,3 +107,25 @@ def test_the_memo_is_bounded_and_off_at_size_0():
     memo.add(keys[3])  # full: emptied, then the new one
     assert [key in memo for key in keys] == [False, False, False, True]
     assert CheckedMemo(0).key("coup", {"n": 1}) is None
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e400"])
+def test_a_non_finite_number_where_a_passed_snapshot_held_null_is_checked(client, number):
+    """orjson writes NaN and the infinities as ``null``, so a snapshot holding one (which the
+    request guard lets through as Python's parser reads it) must not share the key of the
+    passed snapshot holding ``null`` there: ``"winner": NaN`` is refused (a winner is a
+    side's name) whether or not ``"winner": null`` passed before."""
+    state = GAMES["all-fours"].engine.setup({"players": ["ana", "ben"], "dealer": "ben",
+                                             "mode": "digital", "options": GAMES[
+                                                 "all-fours"].engine.resolve_options({})}, 42)
+    assert state["winner"] is None
+    url = "/v1/games/all-fours/legal-actions"
+    body = json.dumps({"state": state})
+    odd = body.replace('"winner": null', f'"winner": {number}')
+    assert odd != body
+    fresh = client.post(url, data=odd, content_type="application/json")
+    assert fresh.status_code == 422, fresh.get_json()
+    assert client.post(url, data=body, content_type="application/json").status_code == 200
+    again = client.post(url, data=odd, content_type="application/json")
+    assert (again.status_code, again.data) == (fresh.status_code, fresh.data)
+    assert MEMO.key("all-fours", {**state, "winner": float("nan")}) is None
