@@ -45,15 +45,22 @@ class CheckedMemo:
         self.size = size
         self._seen: dict[bytes, None] = {}
 
-    def key(self, game: str, state: dict[str, Any]) -> bytes | None:
-        """The digest of ``state`` for ``game``; ``None`` if it is not to be remembered."""
-        if self.size <= 0:
+    def key(self, game: str, state: dict[str, Any], finite: bool | None = None
+            ) -> bytes | None:
+        """The digest of ``state`` for ``game``; ``None`` if it is not to be remembered.
+
+        ``finite``: whether ``state`` is known to hold no NaN or infinity (the request
+        guard notes every one it parses, ``g.json_nonfinite``: orjson refuses them, so they
+        only come through the standard library's parser).  ``True`` spares the read-back
+        test; ``False`` is never remembered; ``None`` (not known) reads the text back and
+        compares whenever it holds ``null``."""
+        if self.size <= 0 or finite is False:
             return None
         try:
             text = orjson.dumps(state)
         except (orjson.JSONEncodeError, TypeError):
             return None
-        if b"null" in text and orjson.loads(text) != state:
+        if finite is None and b"null" in text and orjson.loads(text) != state:
             return None  # a NaN or an infinity, written as null (never equal to None)
         digest = hashlib.blake2b(game.encode(), digest_size=16)
         digest.update(b"\0")

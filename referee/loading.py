@@ -125,16 +125,18 @@ def load_action(entry: GameEntry, action: Any, prefix: str = "action") -> dict[s
     return fast if fast is not None else load(schema, action, prefix)
 
 
-def load_state(entry: GameEntry, state: Any, prefix: str = "state") -> CheckedState:
+def load_state(entry: GameEntry, state: Any, prefix: str = "state",
+               finite: bool | None = None) -> CheckedState:
     """Type-check a snapshot with the game's ``StateSchema`` then run the engine's
     ``check_snapshot``, once: the engine's later calls trust the :class:`CheckedState`
     returned.  :class:`ImpossibleState` lists every inconsistency, fields under ``prefix``.
     A snapshot that passed before in this process (the same game, the same JSON) passes
-    without the check being run again (:mod:`referee.checked_memo`)."""
+    without the check being run again (:mod:`referee.checked_memo`; ``finite``: whether the
+    snapshot is known to hold no NaN or infinity, see :meth:`CheckedMemo.key`)."""
     if not isinstance(state, dict):
         raise InvalidInput(f"{prefix} must be an object.",
                       errors=[{"field": prefix, "message": "Not an object."}])
-    key = MEMO.key(entry.name, state)
+    key = MEMO.key(entry.name, state, finite)
     if key in MEMO:  # passed before: the same JSON gets the same verdict (checked_memo)
         return CheckedState(state)
     schema = _instance(entry.schemas.StateSchema)

@@ -129,3 +129,4 @@ def test_a_non_finite_number_where_a_passed_snapshot_held_null_is_checked(client
     again = client.post(url, data=odd, content_type="application/json")
     assert (again.status_code, again.data) == (fresh.status_code, fresh.data)
     assert MEMO.key("all-fours", {**state, "winner": float("nan")}) is None
+    assert MEMO.key("all-fours", state, finite=False) is None  # the guard saw a NaN
