@@ -5,6 +5,7 @@ snapshot is checked once here, and returned as the engine's ``CheckedState``."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import reprlib
 
 import secrets
@@ -116,13 +117,20 @@ def load_action(entry: GameEntry, action: Any, prefix: str = "action") -> dict[s
                       errors=[{"field": prefix, "message": "Not an object."}])
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in schemas:  # a list or object is no type either
-        message = (f"Unknown action type {reprlib.repr(kind)} for {entry.engine.name}; one of: "
+        shown = reprlib.repr(kind) if isinstance(kind, str) else _json_text(kind)
+        message = (f"Unknown action type {shown} for {entry.engine.name}; one of: "
                    f"{', '.join(schemas)}.")
         raise InvalidInput(message,
                       errors=[{"field": f"{prefix}.type", "message": message}])
     schema = _instance(schemas[kind])
     fast = _fast_load(schema)(action)
     return fast if fast is not None else load(schema, action, prefix)
+
+
+def _json_text(value: Any) -> str:
+    """``value`` as JSON writes it (``null``, ``true``, ``[1, 2]``), cut to 40 characters."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def load_state(entry: GameEntry, state: Any, prefix: str = "state",

@@ -24,6 +24,14 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 "legal actions, validate, apply) are listed under the game's own tag.")
 
 
+@blp.url_value_preprocessor
+def _known_game(endpoint, values) -> None:
+    """``/v1/games/{game}/…`` of a game not registered is 404 ``unknown-game`` before its body
+    is read, on every endpoint alike (a body's 422 would say less)."""
+    if values and "game" in values:
+        game_entry(values["game"])
+
+
 def _problems(description: str) -> dict:
     return {"description": description, "schema": ProblemSchema,
             "content_type": PROBLEM_MIMETYPE}

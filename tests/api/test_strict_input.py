@@ -105,3 +105,30 @@ def test_endpoints_without_query_parameters_take_none(client):
     # README "Errors": only /v1/... endpoints are guarded; probes and docs are not the API
     for path in ("/livez", "/readyz", "/openapi.json", "/openapi.yaml"):
         assert client.get(f"{path}?probe=1&probe=2").status_code == 200, path
+
+
+@pytest.mark.parametrize("path", ["setup", "legal-actions", "validate", "apply"])
+@pytest.mark.parametrize("body", [{}, "{not json"])
+def test_an_unknown_game_is_404_on_every_endpoint_whatever_the_body(client, path, body):
+    """A game not registered is 404 unknown-game before the body is read: an empty body was
+    a 422 on legal-actions and validate (the body checked first), a 404 on setup."""
+    if isinstance(body, str):
+        answer = client.post(f"/v1/games/nope/{path}", data=body,
+                             content_type="application/json")
+    else:
+        answer = client.post(f"/v1/games/nope/{path}", json=body)
+    assert answer.status_code == 404
+    assert answer.get_json()["type"].endswith("/unknown-game")
+
+
+@pytest.mark.parametrize("kind, shown", [(None, "null"), (True, "true"), ([1, 2], "[1, 2]"),
+                                         ("plya", "'plya'")])
+def test_an_unknown_action_type_is_quoted_as_json_not_python(client, kind, shown):
+    from referee.registry import GAMES
+    entry = GAMES["all-fours"]
+    state = entry.engine.setup({**entry.example_setup, "mode": "digital",
+                                "options": entry.engine.resolve_options({})}, 5)
+    answer = client.post("/v1/games/all-fours/validate",
+                         json={"state": state, "action": {"type": kind, "player": "ana"}})
+    assert answer.status_code == 422
+    assert answer.get_json()["detail"].startswith(f"Unknown action type {shown} for all-fours")
