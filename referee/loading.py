@@ -9,7 +9,7 @@ import json
 import reprlib
 
 import secrets
-from typing import Any, Callable
+from typing import Any
 
 from marshmallow import Schema, ValidationError
 
@@ -17,7 +17,7 @@ from referee.checked_memo import MEMO
 from referee.games.base import REFEREE, CheckedState, ImpossibleState, InvalidSetup, Violation
 from referee.games.common.vocabulary import HOST
 from referee.refusals import InvalidInput, UnknownGame
-from referee.schemas.fastcheck import Check, checker, loader
+from referee.schemas.fastcheck import Check, checker, loader_of
 from referee.schemas.fields import name_key
 from referee.registry import GAMES, GameEntry
 
@@ -123,7 +123,7 @@ def load_action(entry: GameEntry, action: Any, prefix: str = "action") -> dict[s
         raise InvalidInput(message,
                       errors=[{"field": f"{prefix}.type", "message": message}])
     schema = _instance(schemas[kind])
-    fast = _fast_load(schema)(action)
+    fast = loader_of(schema)(action)
     return fast if fast is not None else load(schema, action, prefix)
 
 
@@ -188,19 +188,6 @@ def _fast_check(schema: Schema) -> Check:
     found = _CHECKS.get(id(schema))
     if found is None:
         found = _CHECKS[id(schema)] = checker(schema)
-    return found
-
-
-_LOADS: dict[int, Callable[[Any], dict[str, Any] | None]] = {}
-
-
-def _fast_load(schema: Schema) -> Callable[[Any], dict[str, Any] | None]:
-    """The compiled loader of a shared schema instance (built once): ``schema.load``'s answer
-    when it is sure marshmallow would give it, else ``None``
-    (:func:`referee.schemas.fastcheck.loader`)."""
-    found = _LOADS.get(id(schema))
-    if found is None:
-        found = _LOADS[id(schema)] = loader(schema)
     return found
 
 

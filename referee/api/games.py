@@ -32,6 +32,12 @@ def _known_game(endpoint, values) -> None:
         game_entry(values["game"])
 
 
+def _snapshot(entry, body: dict):
+    """The body's ``state``, checked once (:func:`referee.loading.load_state`), told whether
+    the request guard saw a NaN or an infinity in the body (then it is never remembered)."""
+    return load_state(entry, body["state"], finite=not g.get("json_nonfinite"))
+
+
 def _problems(description: str) -> dict:
     return {"description": description, "schema": ProblemSchema,
             "content_type": PROBLEM_MIMETYPE}
@@ -98,7 +104,7 @@ def legal_actions(body, game):
     ``player`` must be seated in the state (or one of the game's host actors, such as Coup's
     ``"host"`` who closes windows): 422 ``invalid-input`` naming ``player`` otherwise."""
     entry = game_entry(game)
-    state = load_state(entry, body["state"], finite=not g.get("json_nonfinite"))
+    state = _snapshot(entry, body)
     player = body.get("player")
     if player is not None and player not in entry.host_actors and player not in state["players"]:
         raise Problem("invalid-input", f"{player!r} is not a player in this state.",
@@ -116,7 +122,7 @@ def validate(body, game):
     title from the rulebook, sentence), in the negotiated language; the first 50,
     ``violation_count`` in all."""
     entry = game_entry(game)
-    state = load_state(entry, body["state"], finite=not g.get("json_nonfinite"))
+    state = _snapshot(entry, body)
     action = load_action(entry, body["action"])
     found = entry.engine.violations(state, action)
     g.referee_verdict = [v.rule for v in found]  # counted by referee.ops.hooks
@@ -137,7 +143,7 @@ def apply(body, game):
     it; the state sent is then unchanged.
     """
     entry = game_entry(game)
-    state = load_state(entry, body["state"], finite=not g.get("json_nonfinite"))
+    state = _snapshot(entry, body)
     action = load_action(entry, body["action"])
     new_state, events = entry.engine.apply(state, action)
     return {"state": new_state, "events": events, "score": entry.engine.score(new_state),

@@ -346,10 +346,7 @@ class FastLoad:
     def load(self, data, *, many=None, partial=None, unknown=None):
         """``Schema.load``, answered at once for certainly valid data."""
         if many is None and partial is None and unknown is None:
-            fast = _FAST.get(id(self))
-            if fast is None:
-                fast = _FAST[id(self)] = (loader(self), self)
-            found = fast[0](data)
+            found = loader_of(self)(data)
             if found is not None:
                 return found
         return super().load(data, many=many, partial=partial, unknown=unknown)
@@ -357,3 +354,11 @@ class FastLoad:
 
 _FAST: dict[int, tuple] = {}
 """Per schema instance (kept alive here, so an id is never reused): its :func:`loader`."""
+
+
+def loader_of(schema: Schema) -> Callable[[Any], dict | None]:
+    """:func:`loader` of ``schema``, compiled once per schema instance."""
+    fast = _FAST.get(id(schema))
+    if fast is None:
+        fast = _FAST[id(schema)] = (loader(schema), schema)
+    return fast[0]
