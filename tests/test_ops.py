@@ -193,3 +193,24 @@ def test_a_bad_x_request_id_is_replaced_by_a_generated_one(client):
         assert re.fullmatch(r"[0-9a-f]{16}", answer.headers["X-Request-ID"]), bad
     first, second = (client.get("/livez").headers["X-Request-ID"] for _ in range(2))
     assert first != second
+
+
+def test_gunicorn_builds_no_access_line_of_its_own():
+    """The app writes the access line (referee.ops.hooks); gunicorn's logger, configured by a
+    logconfig_dict, would build one more per request (atoms, a record) for no handler."""
+    from gunicorn.config import Config
+    from gunicorn.glogging import Logger
+
+    from referee import gunicorn_conf
+
+    cfg = Config()
+    cfg.set("logconfig_dict", gunicorn_conf.logconfig_dict)
+    assert Logger(cfg).access_log_enabled is True  # what gunicorn alone would do
+    logger = gunicorn_conf.logger_class(cfg)
+    assert logger.access_log_enabled is False
+
+    def no_atoms(*args):
+        raise AssertionError("gunicorn built an access line")
+
+    logger.atoms = no_atoms
+    logger.access(None, None, {}, 0.001)  # returns before building anything

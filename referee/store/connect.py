@@ -27,6 +27,8 @@ import redis
 from redis.cluster import ClusterNode, RedisCluster
 from redis.sentinel import Sentinel, SentinelConnectionPool
 
+from referee.store.readiness import use_os_poll
+
 SCHEMES = ("redis", "rediss", "redis+unix", "redis+cluster", "redis+sentinel")
 """The URL schemes :func:`redis_client` accepts (those of ``limits``' Redis storages)."""
 
@@ -101,6 +103,7 @@ def redis_client(url: str, *, max_connections: int | None = None,
     it, redis-py's default pool (unbounded).  Raises :class:`ValueError` for a bad URL and, for
     a cluster, redis-py's connection errors (``RedisClusterException``) when no node answers."""
     kind = topology(url)
+    use_os_poll()  # under gevent: the pool's zero-timeout readiness check skips the hub
     pool: dict[str, Any] = {}
     if max_connections is not None:
         pool = {"max_connections": max_connections, "timeout": pool_timeout}

@@ -9,10 +9,10 @@ A seat view also shows ``known``, the seat's own knowledge records (table mode, 
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from referee.games.base import REFEREE, IllegalAction, violation
+from referee.games.common.jsoncopy import json_copy
 
 
 def view_of(state: dict[str, Any], viewer: str | None, to_move: list[str],
@@ -22,13 +22,13 @@ def view_of(state: dict[str, Any], viewer: str | None, to_move: list[str],
     ``{"code", "params"}`` (the HTTP edge renders it in the reader's language:
     :func:`referee.i18n.answers.localize_view`).  Raises :class:`IllegalAction` for an unknown viewer."""
     if viewer == REFEREE:
-        return copy.deepcopy(state)
+        return json_copy(state)
     players = state["players"]
     if viewer is not None and viewer not in players:
         raise IllegalAction(violation("COUP-V1", "coup.view.unknown_viewer", "viewer",
                                       viewer=repr(viewer)))
     turn = state["turn"]
-    seen_turn = {k: copy.deepcopy(v) for k, v in turn.items() if k not in ("drawn", "shown")}
+    seen_turn = {k: json_copy(v) for k, v in turn.items() if k not in ("drawn", "shown")}
     seen_turn["drawn_count"] = len(turn["drawn"])
     if viewer == turn["player"]:
         seen_turn["drawn"] = list(turn["drawn"])
@@ -39,13 +39,13 @@ def view_of(state: dict[str, Any], viewer: str | None, to_move: list[str],
     piles = {viewer: list(state["piles"][viewer])} if viewer in state["piles"] else {}
     return {
         "game": "coup", "mode": state["mode"], "viewer": viewer,
-        "options": copy.deepcopy(state["options"]), "players": list(players),
+        "options": json_copy(state["options"]), "players": list(players),
         "coins": dict(state["coins"]), "treasury": state["treasury"],
         "hands": own, "hand_sizes": {p: len(state["hands"][p]) for p in players},
-        "revealed": copy.deepcopy(state["revealed"]), "court_size": len(state["court"]),
+        "revealed": json_copy(state["revealed"]), "court_size": len(state["court"]),
         "piles": piles, "pile_sizes": {p: len(c) for p, c in state["piles"].items()},
-        "turn": seen_turn, "loss": copy.deepcopy(state["loss"]), "winner": state["winner"],
+        "turn": seen_turn, "loss": json_copy(state["loss"]), "winner": state["winner"],
         "to_move": to_move, "awaiting": awaiting,
-        "last_turn": copy.deepcopy(state["last_turn"]),
-        "known": copy.deepcopy(state["knowledge"].get(viewer, [])) if viewer is not None else [],
+        "last_turn": json_copy(state["last_turn"]),
+        "known": json_copy(state["knowledge"].get(viewer, [])) if viewer is not None else [],
     }

@@ -12,10 +12,10 @@ The referee view is the whole state.
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from referee.games.base import REFEREE
+from referee.games.common.jsoncopy import json_copy
 
 
 def holding_hidden_from(state: dict[str, Any], viewer: str | None) -> bool:
@@ -29,9 +29,9 @@ def holding_hidden_from(state: dict[str, Any], viewer: str | None) -> bool:
 def view(state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     """Return what ``viewer`` (a player, ``PUBLIC`` = ``None`` or ``REFEREE``) may see."""
     if viewer == REFEREE:
-        return copy.deepcopy(state)
-    seen = {key: copy.deepcopy(value) for key, value in state.items()
-            if key not in ("seed", "draw_pile", "discard_piles", "layouts", "turn")}
+        return json_copy(state)
+    seen = json_copy({key: value for key, value in state.items()
+                      if key not in ("seed", "draw_pile", "discard_piles", "layouts", "turn")})
     seen["viewer"] = viewer
     seen["layouts"] = {p: [[dict(cell) if cell["up"] else {"card": None, "up": False}
                             for cell in row] for row in grid]
@@ -39,7 +39,7 @@ def view(state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     seen["draw_pile_count"] = len(state["draw_pile"])
     seen["discard_tops"] = [pile[-1] if pile else None for pile in state["discard_piles"]]
     seen["discard_counts"] = [len(pile) for pile in state["discard_piles"]]
-    turn = copy.deepcopy(state["turn"])
+    turn = json_copy(state["turn"])
     turn["holding_hidden"] = holding_hidden_from(state, viewer)
     if turn["holding_hidden"]:
         turn["holding"] = None

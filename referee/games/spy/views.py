@@ -8,10 +8,10 @@
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from referee.games.base import PUBLIC, REFEREE, IllegalAction
+from referee.games.common.jsoncopy import json_copy
 from referee.games.spy.judge import not_a_player
 from referee.games.spy.table import exposure_target
 
@@ -25,13 +25,13 @@ def public_base(base: dict[str, Any]) -> dict[str, Any]:
     cards = [card if pos in base["exposed"] else HIDDEN for pos, card in enumerate(base["cards"])]
     return {"cards": cards, "spy_gap": base["spy_gap"], "facing": base["facing"],
             "exposed": list(base["exposed"]), "lit": list(base["lit"]),
-            "candidates": copy.deepcopy(base["candidates"]), "declared": list(base["declared"]),
+            "candidates": json_copy(base["candidates"]), "declared": list(base["declared"]),
             "target": exposure_target(base)}
 
 
 def own_base(base: dict[str, Any]) -> dict[str, Any]:
     """Return a base as its holder sees it: every card, plus the current exposure target."""
-    return {**copy.deepcopy(base), "target": exposure_target(base)}
+    return {**json_copy(base), "target": exposure_target(base)}
 
 
 def view_state(state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
@@ -40,10 +40,10 @@ def view_state(state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     Raises :class:`IllegalAction` (SPY-S1) for a viewer who is none of these.
     """
     if viewer == REFEREE:
-        return copy.deepcopy(state)
+        return json_copy(state)
     if viewer is not PUBLIC and viewer not in state["players"]:
         raise IllegalAction(not_a_player(state, viewer, "viewer"))
-    view = {key: copy.deepcopy(state[key]) for key in SHARED_KEYS}
+    view = json_copy({key: state[key] for key in SHARED_KEYS})
     view["viewer"] = viewer
     view["bases"] = {player: own_base(base) if player == viewer else public_base(base)
                      for player, base in state["bases"].items()}
