@@ -13,6 +13,13 @@ state, 200 bytes per logged action), and reads it back.
 with ``{``), so matches stored before keep working.  The dictionary is part of the stored
 format: never change it — add ``EVENT_DICTIONARY_2`` with the prefix ``e2`` instead.
 Text, not bytes, because the store's client decodes replies (``decode_responses``).
+
+JSON is written and read by orjson where that is sure to mean the same data as the standard
+library (:func:`_dumps`, :func:`_loads`): a record or event that orjson cannot write exactly
+(an integer past 64 bits, NaN) and text orjson would read differently (a run of 19 digits:
+orjson reads an integer past 64 bits as a float) go through ``json`` as before.  The bytes
+may differ (orjson writes non-ASCII text as UTF-8, ``json`` as ``\\u`` escapes); what they
+decode to does not.
 """
 from __future__ import annotations
 
@@ -21,7 +28,11 @@ import json
 import zlib
 from typing import Any
 
+import orjson
+
 _COMPACT = json.JSONEncoder(separators=(",", ":")).encode
+_ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+_LONG_NUMBER = b"0" * 19
 
 EVENT_DICTIONARY = (
     '"kept":,"players":,"layouts":,"went_out":,"scores":,"starter":,"discard_tops":,"remo'
@@ -60,9 +71,33 @@ def compact(value: Any) -> str:
     return _COMPACT(value)
 
 
+def _dumps(value: Any) -> bytes:
+    """Compact JSON of ``value`` (UTF-8): orjson's when it reads back equal to ``value``
+    (not for NaN, never equal to itself, nor an integer past 64 bits, which orjson refuses),
+    else the standard library's."""
+    try:
+        out = orjson.dumps(value)
+    except (orjson.JSONEncodeError, TypeError):
+        return _COMPACT(value).encode()
+    return out if _loads(out) == value else _COMPACT(value).encode()
+
+
+def _loads(raw: bytes | str) -> Any:
+    """``json.loads(raw)``, by orjson when it cannot differ: no run of 19 digits anywhere
+    (orjson would read a long integer as a float); text orjson refuses (``NaN``, ``1e400``,
+    a lone surrogate) goes to ``json.loads``, which reads it or raises as before."""
+    data = raw.encode() if isinstance(raw, str) else raw
+    if _LONG_NUMBER not in data.translate(_ZERO_DIGITS):
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(raw)
+
+
 def encode_record(record: dict[str, Any]) -> str:
     """A match record as stored: ``z`` + base64 of zlib level 1 of its compact JSON."""
-    packed = zlib.compress(_COMPACT(record).encode(), 1)
+    packed = zlib.compress(_dumps(record), 1)
     return "z" + base64.b64encode(packed).decode("ascii")
 
 
@@ -76,7 +111,7 @@ def encode_event(event: dict[str, Any]) -> str:
     """A logged event as stored: ``e1`` + base64 of its compact JSON deflated with the
     preset :data:`EVENT_DICTIONARY`."""
     packer = _PACKER.copy()
-    packed = packer.compress(_COMPACT(event).encode()) + packer.flush()
+    packed = packer.compress(_dumps(event)) + packer.flush()
     return "e1" + base64.b64encode(packed).decode("ascii")
 
 
@@ -85,9 +120,9 @@ def decode(text: str) -> Any:
     JSON written by an older version)."""
     head = text[:1]
     if head == "z":
-        return json.loads(zlib.decompress(base64.b64decode(text[1:])))
+        return _loads(zlib.decompress(base64.b64decode(text[1:])))
     if head == "e" and text[1:2] == "1":
         unpacker = zlib.decompressobj(_WBITS, EVENT_DICTIONARY)
         raw = unpacker.decompress(base64.b64decode(text[2:])) + unpacker.flush()
-        return json.loads(raw)
-    return json.loads(text)
+        return _loads(raw)
+    return _loads(text)

@@ -46,6 +46,25 @@ def test_odd_values_read_back():
                                                         if k != "nan"}
 
 
+def test_fast_json_only_where_it_means_the_same_data():
+    """orjson writes and reads what it cannot get wrong; the rest goes through json."""
+    import base64
+    import zlib
+    plain = {"name": "Zoë", "hand": ["AH", "7D"], "n": 12}
+    raw = zlib.decompress(base64.b64decode(codec.encode_record(plain)[1:]))
+    assert "Zoë".encode() in raw  # orjson's UTF-8, not json's \u00eb: the fast path ran
+    edge = {"i63": 2**63 - 1, "u64": 2**64 - 1, "big": 2**64, "neg": -(2**63) - 1,
+            "digits": "1234567890123456789012", "t": (1, 2), "f": 1e300}
+    for text in (codec.encode_record(edge), codec.encode_event(edge)):
+        back = codec.decode(text)
+        assert back == {**edge, "t": [1, 2]}
+        assert all(type(back[k]) is int for k in ("i63", "u64", "big", "neg"))  # not floats
+    for text in (codec.encode_record({"nan": math.nan}), codec.encode_event({"nan": math.nan})):
+        assert math.isnan(codec.decode(text)["nan"])  # orjson would write it as null
+    assert codec.decode('{"s":"x","n":18446744073709551617}')["n"] == 2**64 + 1
+    assert math.isinf(codec.decode('{"n":1e400}')["n"])  # orjson refuses it, json reads it
+
+
 def test_plain_json_of_an_older_version_still_reads(redis_url, redis_prefix):
     store = RedisStore(redis_url, prefix=redis_prefix)
     old_record = {"version": 3, "state": {"turn": 3}}
