@@ -60,3 +60,7 @@ def test_json_copy_takes_the_fast_path_only_for_what_json_holds_exactly():
     assert copied["big"] == 2**70 and copied[3] == "int key"
     nested_nan = [{"x": float("nan")}]
     assert math.isnan(json_copy(nested_nan)[0]["x"])  # not None, as orjson alone would give
+    inner = {"t": (1, [2, 3])}  # a list inside a tuple is copied too (views are copies)
+    copied = json_copy(inner)
+    copied["t"][1].append("changed")
+    assert inner == {"t": (1, [2, 3])} and type(copied["t"]) is tuple

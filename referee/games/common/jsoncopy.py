@@ -29,10 +29,13 @@ def json_copy(data: Any) -> Any:
 
 def walk_copy(data: Any) -> Any:
     """:func:`json_copy` by a Python walk: new dicts and lists, shared scalars (a scalar
-    item is taken as it is, without a call), anything else (a tuple) shared as it is."""
+    item is taken as it is, without a call), a tuple as a new tuple of copies (a list inside
+    it must not be shared with the original either), anything else as it is."""
     if isinstance(data, dict):
         return {key: value if type(value) in _SCALARS else walk_copy(value)
                 for key, value in data.items()}
     if isinstance(data, list):
         return [value if type(value) in _SCALARS else walk_copy(value) for value in data]
+    if isinstance(data, tuple):
+        return tuple(value if type(value) in _SCALARS else walk_copy(value) for value in data)
     return data
