@@ -30,19 +30,6 @@ graceful_timeout = 10
 # ``keepalive`` seconds (a slowloris is closed after it); it must stay above 0.
 keepalive = max(1, int(os.environ.get("REFEREE_HEADER_TIMEOUT_SECONDS", 5)))
 accesslog = None  # the app logs each request (JSON, with its request id; no query, no body)
-
-
-class AppAccessLogger(Logger):
-    """gunicorn's logger without its access line: the app writes one (``referee.ops.hooks``).
-    gunicorn builds its access line whenever a ``logconfig_dict`` is set, even with no
-    access log to write it to (a dict of atoms, a time stamp and a log record per request:
-    ~50 µs of a worker's CPU, bench/RESULTS.md)."""
-
-    def _compute_access_log_enabled(self) -> bool:
-        return False
-
-
-logger_class = AppAccessLogger
 errorlog = "-"
 logconfig_dict = logs.gunicorn_logconfig(os.environ.get("REFEREE_LOG_FORMAT", "json"))
 # Keep one process when matches live in memory (no REDIS_URL): state must not split.
@@ -51,6 +38,20 @@ if not os.environ.get("REDIS_URL"):
 # gunicorn's control socket lives at one path per user ($HOME/.gunicorn/gunicorn.ctl), so two
 # servers on one machine would share it; referee does not use it.
 control_socket_disable = True
+
+
+class AppAccessLogger(Logger):
+    """gunicorn's logger without its access line: the app writes one (``referee.ops.hooks``).
+    gunicorn builds its access line whenever a ``logconfig_dict`` is set, even with no
+    access log to write it to: a dict of atoms, a time stamp and a log record per request,
+    for no handler (a few per cent of an echo's worker CPU in py-spy samples; within the
+    noise of a side-by-side run)."""
+
+    def _compute_access_log_enabled(self) -> bool:
+        return False
+
+
+logger_class = AppAccessLogger
 
 
 def on_starting(server):

@@ -25,12 +25,11 @@ import orjson
 from flask import g, has_app_context
 from flask.json.provider import DefaultJSONProvider
 
-_ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
-"""Every digit to 0, so that "a digit then ..." is a plain substring search (fast)."""
+from referee.json_digits import ZERO_DIGITS, has_long_digit_run
+
 _FLOAT_MARKS = (b"0.", b"0e", b"0E")
 """A float in compact JSON has a digit then a point or an exponent (the same text inside a
 string only sends the answer to ``json.dumps``, which is slower, not different)."""
-_LONG_NUMBER = b"0" * 19
 _NOT_BRACKET = bytes(set(range(256)) - set(b"[]{}"))
 _TO_SQUARE = bytes.maketrans(b"{}", b"[]")
 _PASSTHROUGH = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
@@ -59,7 +58,7 @@ class FastJSONProvider(DefaultJSONProvider):
             return None
         if self.ensure_ascii and (not out.isascii() or b"\x7f" in out):
             return None
-        zeroed = out.translate(_ZERO_DIGITS)
+        zeroed = out.translate(ZERO_DIGITS)
         if any(mark in zeroed for mark in _FLOAT_MARKS):
             return None
         return out
@@ -92,7 +91,7 @@ def fast_loads(raw: bytes, max_depth: int) -> Any:
     if len(parts) % 2 == 0:  # an odd number of quotes: a string is not closed
         return None
     outside = b"".join(parts[::2])
-    if _LONG_NUMBER in outside.translate(_ZERO_DIGITS) or not _shallow(outside, max_depth):
+    if has_long_digit_run(outside) or not _shallow(outside, max_depth):
         return None
     try:
         return orjson.loads(raw)

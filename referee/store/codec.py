@@ -30,9 +30,9 @@ from typing import Any
 
 import orjson
 
+from referee.json_digits import has_long_digit_run
+
 _COMPACT = json.JSONEncoder(separators=(",", ":")).encode
-_ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
-_LONG_NUMBER = b"0" * 19
 
 EVENT_DICTIONARY = (
     '"kept":,"players":,"layouts":,"went_out":,"scores":,"starter":,"discard_tops":,"remo'
@@ -87,7 +87,7 @@ def _loads(raw: bytes | str) -> Any:
     (orjson would read a long integer as a float); text orjson refuses (``NaN``, ``1e400``,
     a lone surrogate) goes to ``json.loads``, which reads it or raises as before."""
     data = raw.encode() if isinstance(raw, str) else raw
-    if _LONG_NUMBER not in data.translate(_ZERO_DIGITS):
+    if not has_long_digit_run(data):
         try:
             return orjson.loads(data)
         except orjson.JSONDecodeError:

@@ -28,7 +28,7 @@ def view_of(state: dict[str, Any], viewer: str | None, to_move: list[str],
         raise IllegalAction(violation("COUP-V1", "coup.view.unknown_viewer", "viewer",
                                       viewer=repr(viewer)))
     turn = state["turn"]
-    seen_turn = {k: json_copy(v) for k, v in turn.items() if k not in ("drawn", "shown")}
+    seen_turn = json_copy({k: v for k, v in turn.items() if k not in ("drawn", "shown")})
     seen_turn["drawn_count"] = len(turn["drawn"])
     if viewer == turn["player"]:
         seen_turn["drawn"] = list(turn["drawn"])
