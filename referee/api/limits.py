@@ -85,7 +85,8 @@ def read_body() -> bytes:
     """The request body (cached for the views), read within ``BODY_TIMEOUT_SECONDS``: 408
     ``request-timeout`` (connection closed) when it does not arrive in time; 413 past
     ``MAX_CONTENT_LENGTH`` when it is declared; 408 too (connection closed) when it stops
-    short of its ``Content-Length`` (a socket read timed out, or the client went away); 400
+    short of its ``Content-Length`` (a socket read timed out, or the client closed its side
+    early: the part that came is never taken for the whole body); 400
     ``bad-request`` (connection closed: the rest of the stream cannot be framed) when the
     chunked framing is broken (a size that is
     not hexadecimal or is negative, a chunk line or chunk not ended by CRLF — a bare LF —,
@@ -94,7 +95,7 @@ def read_body() -> bytes:
     seconds = current_app.config.get("BODY_TIMEOUT_SECONDS", 10)
     try:
         with body_deadline(seconds):
-            return request.get_data(cache=True)
+            raw = request.get_data(cache=True)
     except BaseException as exc:
         if type(exc).__name__ == "ChunkedBodyTooLarge":  # referee.worker's chunk reader
             raise RequestEntityTooLarge() from None
@@ -112,6 +113,14 @@ def read_body() -> bytes:
             raise
         raise Problem("request-timeout", f"The request body did not arrive within {seconds:g} "
                       "seconds.", headers=CLOSE) from None
+    declared = request.content_length
+    if declared is not None and len(raw) < declared:
+        # gunicorn marks its input terminated, so werkzeug reads to the end of the stream and
+        # a client that closes early leaves a shorter body, not a ClientDisconnected
+        raise Problem("request-timeout", "The request body stopped arriving before its "
+                      "declared length.", headers=CLOSE,
+                      errors=[{"field": "body", "message": f"{len(raw)} of {declared} bytes"}])
+    return raw
 
 
 def guard_request() -> None:

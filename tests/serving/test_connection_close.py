@@ -68,6 +68,27 @@ def test_a_body_that_stops_arriving_is_408_after_the_body_deadline(port):
     assert BODY_SECONDS <= seconds < BODY_SECONDS + 3
 
 
+@pytest.mark.parametrize("body", [b'{"players": ["ana", "ben"]}', b"{}"])
+def test_a_body_cut_short_by_the_client_closing_is_408_not_read_as_whole(port, body):
+    """A client that declares more bytes than it sends and then closes its side: what came
+    may be valid JSON, but it is not the body declared (never applied as if it were)."""
+    head = (b"POST /v1/games/all-fours/setup HTTP/1.1\r\nHost: x\r\nContent-Type: "
+            b"application/json\r\nContent-Length: %d\r\n\r\n" % (len(body) + 100))
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(head + body)
+    sock.shutdown(socket.SHUT_WR)
+    received = b""
+    while chunk := sock.recv(65536):
+        received += chunk
+    sock.close()
+    status, headers, answer = parse(received)
+    assert status.startswith("HTTP/1.1 408"), status
+    assert headers["connection"] == "close"
+    assert answer["type"] == "/problems/request-timeout"
+    assert answer["errors"] == [{"field": "body",
+                                 "message": f"{len(body)} of {len(body) + 100} bytes"}]
+
+
 def test_a_normal_answer_keeps_the_connection_alive(port):
     with requests.Session() as session:
         first = session.get(f"http://127.0.0.1:{port}/v1/games")
