@@ -25,7 +25,11 @@ routes have no limit.  ``REFEREE_RATE_LIMITS=off`` turns every limit off.
 A breached budget answers 429 ``rate-limited`` (problem+json) with ``Retry-After`` (seconds)
 and ``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds), naming the
 budget in ``RateLimit-Policy``.  A limit storage that does not answer lets requests through
-(logged): the match store's own failure is then the 503.
+(logged): the match store's own failure is then the 503.  When the budgets' round trip is the
+one that reads the record (``RedisStore.load_along``) and it fails for the store, the request
+answers the store's 503 at once (after one timeout, not a second one reading the record again);
+an error of a counter alone (OOM or READONLY refusing the counter's write) still lets the
+request through.
 
 Caps on what one store holds: ``REFEREE_MAX_LIVE_MATCHES`` (default 10000) live matches, and
 for the in-process store ``REFEREE_MEMORY_STORE_MAX_BYTES`` (default 268435456, 256 MiB) of
@@ -54,6 +58,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.api.errors import problem_response
 from referee.matches import MATCH_ID
+from referee.store import StoreUnavailable
 from referee.store.connect import limiter_storage
 
 log = logging.getLogger("referee.limits")
@@ -290,10 +295,15 @@ def init_app(app: Flask, matches: Any, stateless: list) -> None:
     def _match_budgets():
         if request.blueprint == matches.name and not _is_create():
             match_id = (request.view_args or {}).get("match_id")
-            if match_id is not None and not MATCH_ID.fullmatch(match_id):
-                match_id = None
+            if request.method == "OPTIONS" or (
+                    match_id is not None and not MATCH_ID.fullmatch(match_id)):
+                match_id = None  # a preflight reads no record: it is answered without one
             try:
                 spent, record = playing.hit(match_id)
+            except StoreUnavailable:
+                # The round trip that also reads the record failed: the match store is what
+                # does not answer, so answer its 503 now (one timeout), not after reading again.
+                raise
             except Exception as exc:  # noqa: BLE001 - fail open, as swallow_errors does
                 log.warning("match budgets not counted (limit storage: %s); request let "
                             "through", type(exc).__name__)

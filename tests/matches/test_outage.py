@@ -69,6 +69,44 @@ def test_a_redis_that_hangs_is_503_after_the_socket_timeout(private_redis, table
     assert match.read(None)["version"] == 1
 
 
+def _count_socket_timeouts(monkeypatch) -> list:
+    """A list that grows by one at each Redis reply that timed out (redis-py's
+    ``read_response``: one per round trip that waited ``SOCKET_TIMEOUT`` in vain)."""
+    timeouts: list = []
+    read = redis.connection.AbstractConnection.read_response
+
+    def counted(self, *args, **kwargs):
+        try:
+            return read(self, *args, **kwargs)
+        except redis.TimeoutError:
+            timeouts.append(self.port)
+            raise
+    monkeypatch.setattr(redis.connection.AbstractConnection, "read_response", counted)
+    return timeouts
+
+
+def test_a_hung_redis_costs_a_match_call_one_timeout_with_the_budgets_on(
+        private_redis, table, monkeypatch):
+    """With the budgets in the match store's Redis, a match call's first round trip counts
+    them and reads the record (``RedisStore.load_along``).  When that times out the store is
+    what does not answer: 503 then, after one timeout — not a second one reading the record
+    again (the budgets' fail-open is for a counter's own error)."""
+    client = create_app({"TESTING": True, "REDIS_URL": private_redis.url,
+                         "RATE_LIMITS_ENABLED": True}).test_client()
+    match = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
+                         seed=1)
+    timeouts = _count_socket_timeouts(monkeypatch)
+    private_redis.pause(True)  # accepts connections, never answers
+    try:
+        _assert_503(match.get("ben"))
+        assert len(timeouts) == 1
+        _assert_503(match.act("ben", {"type": "stand", "player": "ben"}, version=1))
+        assert len(timeouts) == 2
+    finally:
+        private_redis.pause(False)
+    assert match.read("ben")["version"] == 1  # nothing was written
+
+
 @pytest.fixture
 def on_redis(redis_app, table):
     """``(store, match)``: a 2-player All Fours match on the test Redis, ben to stand or beg."""
@@ -155,6 +193,26 @@ def test_a_full_redis_under_noeviction_is_503_and_not_ready_and_nothing_is_writt
         admin.config_set("maxmemory", "0")
     assert client.get("/readyz").status_code == 200
     assert match.act("ben", {"type": "stand", "player": "ben"}, version=1).status_code == 200
+
+
+def test_a_counter_refused_by_a_full_redis_still_lets_a_read_through(private_redis, table,
+                                                                     caplog):
+    """Under OOM the budgets' counter script (a write) is refused while the record is read in
+    the same round trip: only the budget part failed, so the budgets fail open and the read
+    answers 200 (the 503 at once is for a round trip that could not read the record)."""
+    client = create_app({"TESTING": True, "REDIS_URL": private_redis.url,
+                         "RATE_LIMITS_ENABLED": True}).test_client()
+    match = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
+                         seed=1)
+    admin = _admin_of(private_redis)
+    admin.config_set("maxmemory-policy", "noeviction")
+    admin.config_set("maxmemory", "1")
+    try:
+        assert match.read("ben")["version"] == 1
+    finally:
+        admin.config_set("maxmemory", "0")
+    assert [r.getMessage() for r in caplog.records if r.name == "referee.limits"] == [
+        "match budgets not counted (limit storage: OutOfMemoryError); request let through"]
 
 
 def test_a_read_only_replica_is_503_and_not_ready(private_redis, table, free_port):
