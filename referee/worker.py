@@ -42,6 +42,8 @@ from gunicorn.http.errors import InvalidChunkSize
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
+from referee.ops.logs import as_warning
+
 SEND_BUFFER_BYTES = 128 * 1024
 """``SO_SNDBUF`` of every client socket (answers larger than this are sent in turns)."""
 
@@ -172,9 +174,7 @@ def quiet_timeouts(record: logging.LogRecord) -> bool:
     warning line without the traceback.  Every other record passes unchanged."""
     exc = record.exc_info[1] if record.exc_info else None
     if isinstance(exc, TimeoutError):
-        record.levelno, record.levelname = logging.WARNING, "WARNING"
-        record.msg, record.args = "client socket timed out; connection closed", ()
-        record.exc_info, record.exc_text = None, None
+        as_warning(record, "client socket timed out; connection closed")
     return True
 
 

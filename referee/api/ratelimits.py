@@ -25,11 +25,11 @@ routes have no limit.  ``REFEREE_RATE_LIMITS=off`` turns every limit off.
 A breached budget answers 429 ``rate-limited`` (problem+json) with ``Retry-After`` (seconds)
 and ``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds), naming the
 budget in ``RateLimit-Policy``.  A limit storage that does not answer lets requests through
-(logged): the match store's own failure is then the 503.  When the budgets' round trip is the
-one that reads the record (``RedisStore.load_along``) and it fails for the store, the request
-answers the store's 503 at once (after one timeout, not a second one reading the record again);
-an error of a counter alone (OOM or READONLY refusing the counter's write) still lets the
-request through.
+(logged: one warning line per request, :func:`quiet_swallowed`): the match store's own
+failure is then the 503.  When the budgets' round trip is the one that reads the record
+(``RedisStore.load_along``) and it fails for the store, the request answers the store's 503 at
+once (after one timeout, not a second one reading the record again); an error of a counter
+alone (OOM or READONLY refusing the counter's write) still lets the request through.
 
 Caps on what one store holds: ``REFEREE_MAX_LIVE_MATCHES`` (default 10000) live matches, and
 for the in-process store ``REFEREE_MEMORY_STORE_MAX_BYTES`` (default 268435456, 256 MiB) of
@@ -58,6 +58,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.api.errors import problem_response
 from referee.matches import MATCH_ID
+from referee.ops.logs import as_warning
 from referee.store import StoreUnavailable
 from referee.store.connect import limiter_storage
 
@@ -118,6 +119,18 @@ def token_key() -> str:
             return ip_key()
         return "ticket:" + hashlib.sha256(ticket.encode()).hexdigest()[:32]
     return "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+def quiet_swallowed(record: logging.LogRecord) -> bool:
+    """A ``flask-limiter`` log filter: with ``swallow_errors`` Flask-Limiter logs a limit
+    storage it cannot reach ("Failed to rate limit. Swallowing error") as an error with a
+    traceback, once per request; here that is the fail-open the module docstring describes, so
+    it becomes one warning line without the traceback, naming the error's type (as the match
+    budgets' line does).  Every other record passes unchanged."""
+    if record.exc_info and "Swallowing error" in str(record.msg):
+        as_warning(record, "create budget not counted (limit storage: %s); request let through",
+                   type(record.exc_info[1]).__name__)
+    return True
 
 
 def _is_create() -> bool:
@@ -324,4 +337,6 @@ def init_app(app: Flask, matches: Any, stateless: list) -> None:
 
     app.extensions["referee.limits"] = {"matches": limiter, "playing": playing,
                                         "stateless": budget}
-    logging.getLogger("flask-limiter").setLevel(logging.WARNING)  # not a line per 429
+    limiter_log = logging.getLogger("flask-limiter")
+    limiter_log.setLevel(logging.WARNING)  # not a line per 429
+    limiter_log.addFilter(quiet_swallowed)  # added once (the same function)

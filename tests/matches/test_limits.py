@@ -4,6 +4,8 @@ proxy setting, and the caps on live matches.  The suite runs with limits off (te
 each test here turns them on with budgets of its own."""
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from referee.api.ratelimits import DEFAULTS, LocalBudget, settings
@@ -161,7 +163,7 @@ def test_the_redis_store_caps_live_matches(redis_url, redis_prefix):
     assert client.post("/v1/matches", json=SPY).status_code == 201
 
 
-def test_with_the_store_down_the_limits_fail_open_and_the_match_calls_answer_503():
+def test_with_the_store_down_the_limits_fail_open_and_the_match_calls_answer_503(caplog):
     """README "Limits": the match budgets live in the store's Redis; when it does not answer,
     Flask-Limiter lets the request through (``swallow_errors``) and the match endpoint's own
     503 ``store-unavailable`` is the answer — never a 429 or a 500 — while the stateless
@@ -172,7 +174,13 @@ def test_with_the_store_down_the_limits_fail_open_and_the_match_calls_answer_503
         port = probe.getsockname()[1]
     client = create_app({"TESTING": True, "REDIS_URL": f"redis://127.0.0.1:{port}/0",
                          "RATE_LIMITS_ENABLED": True, "LIMIT_CREATE": "2/minute"}).test_client()
-    answers = [client.post("/v1/matches", json=SPY) for _ in range(4)]  # past the 2/minute
+    with caplog.at_level(logging.DEBUG, logger="flask-limiter"):
+        answers = [client.post("/v1/matches", json=SPY) for _ in range(4)]  # past the 2/minute
     assert [(a.status_code, a.get_json()["type"]) for a in answers] == \
         [(503, "/problems/store-unavailable")] * 4
+    # Each request's fail-open is one warning line, without Flask-Limiter's error traceback.
+    said = [(r.levelname, r.getMessage(), r.exc_info) for r in caplog.records
+            if r.name == "flask-limiter"]
+    assert said == [("WARNING", "create budget not counted (limit storage: ConnectionError); "
+                     "request let through", None)] * 4
     assert client.get("/v1/games").status_code == 200
