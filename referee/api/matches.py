@@ -363,14 +363,19 @@ def _reader(match_id: str, ticket: str | None):
 
 def store_unavailable(exc: StoreUnavailable):
     """503 ``store-unavailable`` with ``Retry-After`` (nothing was written): the store does not
-    answer, or it refuses writes because it is out of memory (``exc.out_of_memory``).  Logged
-    with the method, path and cause only."""
+    answer, or it answers but refuses writes because it is out of memory
+    (``exc.out_of_memory``) or read-only (``exc.read_only``: a replica).  Logged with the
+    method, path and cause only."""
     log.warning("match store unavailable on %s %s: %s", request.method, request.path, exc)
     detail = ("The match store does not answer; try again shortly. The stateless /v1/games "
               "endpoints still work.")
     if getattr(exc, "out_of_memory", False):
         detail = ("The match store refuses writes: it is out of memory. Nothing was written; "
                   "try again later. The stateless /v1/games endpoints still work.")
+    elif getattr(exc, "read_only", False):
+        detail = ("The match store refuses writes: it is a read-only replica (as after a "
+                  "failover). Nothing was written; try again shortly. The stateless /v1/games "
+                  "endpoints still work.")
     return problem_response("store-unavailable", detail,
                             headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 

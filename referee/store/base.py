@@ -33,11 +33,14 @@ class StoreError(Exception):
 class StoreUnavailable(StoreError):
     """The backing store cannot be reached or refuses the write (HTTP 503
     ``store-unavailable``, ``Retry-After``); ``out_of_memory`` when it answered but refused
-    the write for lack of memory (Redis ``OOM`` under ``maxmemory`` with ``noeviction``)."""
+    the write for lack of memory (Redis ``OOM`` under ``maxmemory`` with ``noeviction``),
+    ``read_only`` when it answered but refuses every write (Redis ``READONLY``: a replica,
+    e.g. the old primary after a failover)."""
 
-    def __init__(self, *args: object, out_of_memory: bool = False):
+    def __init__(self, *args: object, out_of_memory: bool = False, read_only: bool = False):
         super().__init__(*args)
         self.out_of_memory = out_of_memory
+        self.read_only = read_only
 
 
 class StoreFull(StoreError):

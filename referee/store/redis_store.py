@@ -122,7 +122,9 @@ instant; nil when the match does not exist."""
 
 
 def _guarded(method):
-    """Turn Redis connection failures and timeouts into :class:`StoreUnavailable`."""
+    """Turn Redis connection failures and timeouts into :class:`StoreUnavailable`, marked
+    ``out_of_memory`` for ``OOM`` and ``read_only`` for ``READONLY`` (a Redis that answers but
+    refuses the write)."""
     @functools.wraps(method)
     def wrapper(*args, **kwargs):
         try:
@@ -130,7 +132,10 @@ def _guarded(method):
         except _DOWN as exc:
             full = isinstance(exc, redis.exceptions.OutOfMemoryError) or str(exc).startswith(
                 "OOM")
-            raise StoreUnavailable(f"Redis: {type(exc).__name__}", out_of_memory=full) from None
+            read_only = isinstance(exc, redis.exceptions.ReadOnlyError) or str(
+                exc).startswith("READONLY")
+            raise StoreUnavailable(f"Redis: {type(exc).__name__}", out_of_memory=full,
+                                   read_only=read_only) from None
     return wrapper
 
 

@@ -223,8 +223,19 @@ def test_a_read_only_replica_is_503_and_not_ready(private_redis, table, free_por
     admin = _admin_of(private_redis)
     admin.execute_command("REPLICAOF", "127.0.0.1", str(free_port()))  # a primary that is not there
     try:
-        _assert_503(match.act("ben", {"type": "stand", "player": "ben"}, version=1))
+        refused = match.act("ben", {"type": "stand", "player": "ben"}, version=1)
+        _assert_503(refused)  # it answers, so the detail says it refuses writes, not "down"
+        assert refused.get_json()["detail"] == (
+            "The match store refuses writes: it is a read-only replica (as after a failover). "
+            "Nothing was written; try again shortly. The stateless /v1/games endpoints still "
+            "work.")
+        burmese = client.post("/v1/matches", json={"game": "spy", "players": ["a", "b"]},
+                              headers={"Accept-Language": "my"})
+        _assert_503(burmese)
+        assert "(read-only) replica" in burmese.get_json()["detail"]  # ဖတ်ရန်သာ (read-only) …
+        assert "မဖြေပါ" not in burmese.get_json()["detail"]  # not "does not answer"
         _assert_503(client.get("/readyz"))
+        assert match.read("ben")["version"] == 1  # reads still work; nothing was written
     finally:
         admin.execute_command("REPLICAOF", "NO", "ONE")
     assert client.get("/readyz").status_code == 200
