@@ -210,9 +210,15 @@ class MatchService:
 
     def events(self, record: dict[str, Any], caller: Caller, after: int) -> dict[str, Any]:
         """The logged events with ``seq`` > ``after`` that ``caller`` may see, each once
-        (:func:`referee.reading.for_reader`)."""
+        (:func:`referee.reading.for_reader`), and ``version``: the version they were read at.
+
+        ``record`` was read before the events (it names the caller), so a move may land
+        between the two reads: its events are then among those read, and the version is the
+        newest logged event's (each carries the version that logged it; the log only grows),
+        never older than an event returned.  Every event up to that version is in the log."""
         logged = self._or_gone(record["id"], self.store.events, after)
-        return {"version": record["version"], "events": for_reader(logged, caller.viewer)}
+        version = max([record["version"]] + [ev.get("version", 0) for ev in logged[-1:]])
+        return {"version": version, "events": for_reader(logged, caller.viewer)}
 
     def legal_actions(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
         """The caller's legal actions now; the host gets everyone's (host-only included).
