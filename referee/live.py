@@ -12,7 +12,13 @@ again.  Messages:
 - ``: heartbeat`` comment lines every ``heartbeat`` seconds while nothing happens;
 - ``event: end`` (last, then the stream closes): ``{"version", "reason"}``, ``reason``
   ``"over"`` (the match ended), ``"gone"`` (deleted or expired) or ``"reconnect"`` (the
-  stream's time is up, or the store stopped answering: reconnect with ``Last-Event-ID``).
+  stream's time is up, or a read of the store failed: reconnect with ``Last-Event-ID``).
+
+The store is read when a notice wakes the stream (a change, or the feed's resync after it
+subscribes again), never per heartbeat.  So a Redis whose connections close ends every stream
+with ``reconnect`` at once (the feed's subscription breaks and wakes them; their reads fail),
+while a Redis that hangs with its connections open leaves a quiet stream open, beating, until
+it answers again; a read that falls in the hang times out and ends it with ``reconnect``.
 
 Each event is sent once per reader with the fields it may see (:func:`referee.reading.
 for_reader`); resuming after ``Last-Event-ID`` = *n* sends exactly the events after *n*.

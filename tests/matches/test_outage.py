@@ -260,3 +260,55 @@ def test_events_after_past_a_64_bit_integer_is_422_not_500(on_redis):
     assert response.status_code == 422, response.get_json()
     assert response.get_json()["errors"][0]["field"] == "query.after"
     assert match.get(None, "/events?after=9223372036854775807").get_json()["events"] == []
+
+
+def _chunks_until(chunks, start: str, most: int = 50) -> list[str]:
+    """The stream's next messages (each one chunk), through the first that starts ``start``."""
+    seen = []
+    for _ in range(most):
+        seen.append(next(chunks).decode())
+        if seen[-1].startswith(start):
+            return seen
+    raise AssertionError(f"no {start!r} in {most} messages: {seen}")
+
+
+def test_a_stream_rides_out_a_hung_redis_and_ends_with_reconnect_when_it_closes(
+        private_redis, table):
+    """README "Live": a stream reads the store only when a notice wakes it, so a Redis that
+    hangs without closing its connections (SIGSTOP) leaves it open — heartbeats, no read, no
+    end — for longer than a read's timeout, and the first move after it comes through; a Redis
+    whose connections close (stopped: the change feed's subscription breaks and wakes every
+    stream, whose read fails) ends it with ``reason`` ``reconnect``.  One server (its
+    subscription is watched through it)."""
+    client = create_app({"TESTING": True, "REDIS_URL": private_redis.url,
+                         "STREAM_HEARTBEAT_SECONDS": 0.4}).test_client()
+    match = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
+                         seed=1)
+    opened = client.get(match.url + "/stream", buffered=False,
+                        headers={"Authorization": f"Bearer {match.token('ben')}"})
+    chunks = opened.iter_encoded()
+    try:
+        assert _chunks_until(chunks, "event: view")[0] == "retry: 2000\n\n"
+        # The feed subscribes with the first watch and then wakes every stream to read again
+        # (a notice may have been missed): a read in the hang would time out and end the
+        # stream. So wait for the subscription, and a heartbeat: that read is done.
+        admin = _admin_of(private_redis)
+        topologies.wait_until(lambda: admin.pubsub_numsub("referee:changes")[0][1] == 1,
+                              "the change feed's subscription")
+        assert _chunks_until(chunks, ": heartbeat")[-1] == ": heartbeat\n\n"
+        private_redis.pause(True)
+        try:
+            # Four heartbeats: 1.6 s without a read, past SOCKET_TIMEOUT (1 s).
+            assert [next(chunks).decode() for _ in range(4)] == [": heartbeat\n\n"] * 4
+        finally:
+            private_redis.pause(False)
+        assert match.act("ben", {"type": "stand", "player": "ben"}, version=1).status_code == 200
+        moved = _chunks_until(chunks, "event: view")
+        assert [m for m in moved if m.startswith("id:")] == [
+            'id: 3\nevent: event\ndata: {"type":"stand","player":"ben","seq":3,"version":2}'
+            '\n\n']
+        private_redis.stop()
+        assert _chunks_until(chunks, "event: end")[-1] == (
+            'event: end\ndata: {"version":2,"reason":"reconnect"}\n\n')
+    finally:
+        opened.close()
