@@ -5,9 +5,6 @@ snapshot is checked once here, and returned as the engine's ``CheckedState``."""
 from __future__ import annotations
 
 import dataclasses
-import json
-import reprlib
-
 import secrets
 from typing import Any
 
@@ -16,6 +13,7 @@ from marshmallow import Schema, ValidationError
 from referee.checked_memo import MEMO
 from referee.games.base import REFEREE, CheckedState, ImpossibleState, InvalidSetup, Violation
 from referee.games.common.vocabulary import HOST
+from referee.quoting import quoted
 from referee.refusals import InvalidInput, UnknownGame
 from referee.schemas.fastcheck import Check, checker, loader_of
 from referee.schemas.fields import name_key
@@ -110,27 +108,22 @@ def load_setup(entry: GameEntry, data: Any) -> tuple[dict[str, Any], int | str]:
 
 
 def load_action(entry: GameEntry, action: Any, prefix: str = "action") -> dict[str, Any]:
-    """Validate an action against the game's schema for its ``type``."""
+    """Validate an action against the game's schema for its ``type``; ``invalid-input`` (422)
+    naming ``<prefix>.type`` when the type is not the game's, the value quoted as every message
+    quotes one (:func:`referee.quoting.quoted`: a string's first 64 characters, then "…")."""
     schemas = entry.schemas.ACTION_SCHEMAS
     if not isinstance(action, dict):
         raise InvalidInput(f"{prefix} must be an object.",
                       errors=[{"field": prefix, "message": "Not an object."}])
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in schemas:  # a list or object is no type either
-        shown = reprlib.repr(kind) if isinstance(kind, str) else _json_text(kind)
-        message = (f"Unknown action type {shown} for {entry.engine.name}; one of: "
+        message = (f"Unknown action type {quoted(kind)} for {entry.engine.name}; one of: "
                    f"{', '.join(schemas)}.")
         raise InvalidInput(message,
                       errors=[{"field": f"{prefix}.type", "message": message}])
     schema = _instance(schemas[kind])
     fast = loader_of(schema)(action)
     return fast if fast is not None else load(schema, action, prefix)
-
-
-def _json_text(value: Any) -> str:
-    """``value`` as JSON writes it (``null``, ``true``, ``[1, 2]``), cut to 40 characters."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def load_state(entry: GameEntry, state: Any, prefix: str = "state",

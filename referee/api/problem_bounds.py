@@ -1,7 +1,8 @@
 """Every problem answer is small, whatever the request held: user values quoted in it are
 shortened and the whole body has a hard size bound.
 
-- :func:`clip`: a text cut to :data:`QUOTE_CHARS` characters plus "…";
+- :func:`clip`: a text cut to :data:`QUOTE_CHARS` characters plus "…" (:mod:`referee.quoting`,
+  which the Flask-free loaders share);
 - :func:`bounded_params`: an engine message's parameters before they are rendered: each string
   clipped, a comma-separated list (``places``) cut to :data:`LISTED_ITEMS` items plus "… and N
   more" (``verdicts`` code ``term.list_more``);
@@ -18,8 +19,8 @@ from typing import Any, Callable, Iterable
 
 from flask import g, has_request_context, request
 
-QUOTE_CHARS = 64
-"""A quoted user value keeps at most this many characters (then "…")."""
+from referee.quoting import QUOTE_CHARS, clip  # noqa: F401  (re-exported: one copy)
+
 LISTED_ITEMS = 10
 """A list inside a sentence names at most this many items."""
 TEXT_CHARS = {"detail": 1024, "message": 512, "field": 256, "title": 256, "instance": 256}
@@ -28,16 +29,6 @@ MAX_PROBLEM_BYTES = 16 * 1024
 """The largest problem body (bytes of JSON, Burmese escaped as Flask writes it)."""
 _LONG_CHECKED = 200
 """At most this many distinct long request strings are looked for in a problem's texts."""
-
-
-def clip(text: str, limit: int = QUOTE_CHARS) -> str:
-    """``text`` cut to ``limit`` characters plus "…" when longer, else as it is; a quoted
-    text (``'…'``, ``"…"``) keeps its closing quote."""
-    if len(text) <= limit:
-        return text
-    if len(text) > 2 and text[0] in "'\"" and text[-1] == text[0]:
-        return text[:limit] + "…" + text[0]
-    return text[:limit] + "…"
 
 
 def bounded_params(params: dict[str, Any], more: Callable[[int], str]) -> dict[str, Any]:

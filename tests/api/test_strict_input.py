@@ -121,8 +121,11 @@ def test_an_unknown_game_is_404_on_every_endpoint_whatever_the_body(client, path
     assert answer.get_json()["type"].endswith("/unknown-game")
 
 
-@pytest.mark.parametrize("kind, shown", [(None, "null"), (True, "true"), ([1, 2], "[1, 2]"),
-                                         ("plya", "'plya'")])
+@pytest.mark.parametrize("kind, shown", [
+    (None, "null"), (True, "true"), ([1, 2], "[1, 2]"), ("plya", "'plya'"),
+    # README "Errors": a quoted value keeps its first 64 characters and then "…" (reprlib
+    # showed 'QQQQQQQQQQQQ...QQQQQQQQQQQQQ', and a list was cut at 40)
+    ("Q" * 5000, "'" + "Q" * 64 + "…'"), (list(range(100)), str(list(range(100)))[:64] + "…")])
 def test_an_unknown_action_type_is_quoted_as_json_not_python(client, kind, shown):
     from referee.registry import GAMES
     entry = GAMES["all-fours"]
@@ -131,4 +134,6 @@ def test_an_unknown_action_type_is_quoted_as_json_not_python(client, kind, shown
     answer = client.post("/v1/games/all-fours/validate",
                          json={"state": state, "action": {"type": kind, "player": "ana"}})
     assert answer.status_code == 422
-    assert answer.get_json()["detail"].startswith(f"Unknown action type {shown} for all-fours")
+    body = answer.get_json()
+    assert body["detail"].startswith(f"Unknown action type {shown} for all-fours; one of: ")
+    assert body["errors"] == [{"field": "action.type", "message": body["detail"]}]
