@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from marshmallow import Schema, ValidationError
@@ -31,42 +32,72 @@ def game_entry(game: str) -> GameEntry:
 
 
 def load(schema: Schema, data: Any, prefix: str = "") -> dict[str, Any]:
-    """Load ``data`` with ``schema``; ``invalid-input`` problem naming each field otherwise."""
+    """Load ``data`` with ``schema``; ``invalid-input`` problem naming each field otherwise
+    (in document order, :func:`flatten_messages`)."""
     try:
         return schema.load(data)
     except ValidationError as exc:
-        errors = flatten_messages(exc.messages, prefix)
+        errors = flatten_messages(exc.messages, prefix, data)
         detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:3])
         raise InvalidInput(detail, errors=errors) from None
 
 
-def flatten_messages(messages: Any, prefix: str = "") -> list[dict[str, str]]:
-    """Turn marshmallow's nested error messages into ``[{"field", "message"}]``."""
+def flatten_messages(messages: Any, prefix: str = "", data: Any = None) -> list[dict[str, str]]:
+    """Turn marshmallow's nested error messages into ``[{"field", "message"}]``, fields of one
+    object in the order ``data`` (the input that was loaded) holds them, the others (a missing
+    required field, the object's own ``_schema`` errors) after them as marshmallow gave them.
+
+    So the same input gets the same answer in every process: marshmallow finds unknown fields
+    by iterating a ``set`` of the input's keys, whose order follows the process's string hash
+    (``PYTHONHASHSEED``), so two workers listed them in two orders.  Without ``data`` (or where
+    it is not an object) marshmallow's order is kept."""
     out: list[dict[str, str]] = []
     if isinstance(messages, dict):
-        for key, value in messages.items():
+        for key in document_order(messages, data):
+            value, inside = messages[key], _member(data, key)
             if isinstance(value, dict) and value and set(value) <= {"key", "value"}:
                 # a Dict field's entry: "value" errors are the entry's, "key" its name's
                 for part, inner in value.items():
                     name = f"{prefix}.{key}" if prefix else str(key)
-                    out += flatten_messages(inner, name if part == "value" else f"{name} (key)")
+                    out += (flatten_messages(inner, name, inside) if part == "value"
+                            else flatten_messages(inner, f"{name} (key)"))
                 continue
             if key == "_schema":
-                path = prefix
+                path, inside = prefix, None
             elif isinstance(key, int):
                 path = f"{prefix}[{key}]"
             else:
                 path = f"{prefix}.{key}" if prefix else str(key)
-            out += flatten_messages(value, path)
+            out += flatten_messages(value, path, inside)
     elif isinstance(messages, (list, tuple)):
         if all(isinstance(m, str) for m in messages):
             out += [{"field": prefix or "body", "message": m} for m in messages]
         else:
             for m in messages:
-                out += flatten_messages(m, prefix)
+                out += flatten_messages(m, prefix, data)
     else:
         out.append({"field": prefix or "body", "message": str(messages)})
     return out
+
+
+def document_order(keyed: Mapping, data: Any) -> list:
+    """The keys of ``keyed``: those ``data`` (a mapping: what the request sent) holds in its
+    order, then the rest in their own order (a stable sort); ``keyed``'s own order when
+    ``data`` is no mapping."""
+    if len(keyed) < 2 or not isinstance(data, Mapping):
+        return list(keyed)
+    place = {key: i for i, key in enumerate(data) if key in keyed}
+    return sorted(keyed, key=lambda key: place.get(key, len(data)))
+
+
+def _member(data: Any, key: Any) -> Any:
+    """``data[key]`` when ``data`` is a mapping holding ``key`` or a list holding index
+    ``key``, else ``None``."""
+    if isinstance(data, Mapping):
+        return data.get(key) if isinstance(key, str) else None
+    if isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data):
+        return data[key]
+    return None
 
 
 RESERVED_NAMES = frozenset({REFEREE, HOST})
@@ -143,7 +174,7 @@ def load_state(entry: GameEntry, state: Any, prefix: str = "state",
     schema = _instance(entry.schemas.StateSchema)
     errors = None if _fast_check(schema)(state) else schema.validate(state)
     if errors:
-        flat = flatten_messages(errors, prefix)
+        flat = flatten_messages(errors, prefix, state)
         raise InvalidInput("; ".join(f"{e['field']}: {e['message']}"
                                                  for e in flat[:3]), errors=flat)
     try:

@@ -236,9 +236,10 @@ def handle_http_exception(error: HTTPException):
                                                              "files", "view_args"}:
             flat = []
             for location, msgs in messages.items():
-                flat += flatten_messages(msgs, "" if location == "json" else location)
+                flat += flatten_messages(msgs, "" if location == "json" else location,
+                                         _sent(location))
         else:
-            flat = flatten_messages(messages)
+            flat = flatten_messages(messages, "", _sent("json"))
         if any("Invalid JSON body" in e["message"] for e in flat):
             return problem_response("malformed-json", "The request body is not valid JSON.",
                                     errors=[{"field": "body", "message": "Invalid JSON body."}])
@@ -253,6 +254,14 @@ def handle_http_exception(error: HTTPException):
         if key.lower() == "allow":  # 405: the methods the resource has (RFC 9110 15.5.6)
             headers["Allow"] = value
     return problem_response(slug, detail, headers=headers)
+
+
+def _sent(location: str) -> Any:
+    """What the request sent at a webargs ``location`` (the parsed body, the query), so its
+    errors are listed in the order it holds the fields; ``None`` elsewhere."""
+    if location == "json":
+        return g.get("json_body")
+    return request.args if location == "query" else None
 
 
 def _limit() -> int:

@@ -20,6 +20,7 @@ from referee.api.parsing import Blueprint
 
 from referee import disputes, live
 from referee.api.errors import ProblemSchema, problem_response
+from referee.loading import document_order
 from referee.refusals import InvalidInput
 from referee.matches import MatchService
 from referee.i18n.negotiation import language
@@ -127,7 +128,10 @@ class Matches(MethodView):
         from the seed (256 random bits unless given); table mode deals nothing.  Errors: 404
         ``unknown-game``; 422 ``invalid-input``, ``invalid-setup`` (rule ID and field).
         """
-        created = service().create(body)
+        # marshmallow keeps INCLUDE'd fields in set (hash) order: put them back in the order
+        # sent, so the game's setup schema lists their errors alike in every process
+        created = service().create({key: body[key]
+                                    for key in document_order(body, g.get("json_body"))})
         return created, 201, {"Location": f"{blp.url_prefix}/{created['id']}",
                               **_etag(created["version"])}
 
