@@ -167,11 +167,22 @@ def Options(**kwargs: Any) -> fields.Dict:
     return fields.Dict(keys=fields.String(), load_default=dict, **kwargs)
 
 
+SEED_RULE = ("The seed must be an integer from 0 to 2**256 - 1 (such as 42, not 42.0) or a "
+             "string of 1-128 characters.")
+"""The one sentence of a seed of the wrong type or size, whatever its JSON type (README
+"Match errors"); a string of the right size that breaks the free-text rules gets that rule's
+own sentence."""
+
+
 class Seed(fields.Field):
     """A shuffle seed: a non-negative integer (up to 256 bits) or a string of 1–128
     characters under the free-text rules (:func:`text_problem`).
     Its JSON Schema says so (``type: [integer, string]``, plus ``null`` where ``allow_none``),
-    so a schema-valid seed is an accepted one."""
+    so a schema-valid seed is an accepted one.  Anything else — ``42.0``, ``true``, ``-1``,
+    ``2**256``, ``""``, a list, ``null`` where it is not allowed — is refused with
+    :data:`SEED_RULE` (422 naming the field)."""
+
+    default_error_messages = {"invalid": SEED_RULE, "null": SEED_RULE}
 
     def __init__(self, **kwargs: Any):
         metadata = {"type": ["integer", "string"], "minimum": 0, "maximum": 2**256 - 1,
@@ -182,16 +193,13 @@ class Seed(fields.Field):
         super().__init__(metadata=metadata, **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, bool):
-            raise ValidationError("A seed is a non-negative integer or a string.")
-        if isinstance(value, int):
-            if value < 0 or value.bit_length() > 256:
-                raise ValidationError("An integer seed must be between 0 and 2**256 - 1.")
-            return value
-        if isinstance(value, str) and 1 <= len(value) <= 128:
+        if isinstance(value, int) and not isinstance(value, bool):
+            if 0 <= value and value.bit_length() <= 256:
+                return value
+        elif isinstance(value, str) and 1 <= len(value) <= 128:
             valid_text(value)  # the free-text rules of a name (NUL, bidi, padding…)
             return value
-        raise ValidationError("A seed is a non-negative integer or a string of 1-128 characters.")
+        raise self.make_error("invalid")
 
 
 class AsciiInteger(fields.Integer):

@@ -137,3 +137,31 @@ def test_an_unknown_action_type_is_quoted_as_json_not_python(client, kind, shown
     body = answer.get_json()
     assert body["detail"].startswith(f"Unknown action type {shown} for all-fours; one of: ")
     assert body["errors"] == [{"field": "action.type", "message": body["detail"]}]
+
+
+SEED_RULE = ("The seed must be an integer from 0 to 2**256 - 1 (such as 42, not 42.0) or a "
+             "string of 1-128 characters.")
+
+
+@pytest.mark.parametrize("seed", [42.0, True, False, -1, 2**256, "", "s" * 129, [42], {"n": 42},
+                                  None])
+@pytest.mark.parametrize("path", ["/v1/games/all-fours/setup", "/v1/matches"])
+def test_a_seed_of_another_type_or_size_gets_one_sentence_naming_it(client, path, seed):
+    """README "Match errors": 42.0 and true were two sentences ("… or a string." and "… or a
+    string of 1-128 characters."), -1 a third and null marshmallow's "Field may not be
+    null."; each is the one sentence saying what a seed may be."""
+    body = {"players": ["ana", "ben"], "dealer": "ben", "seed": seed}
+    answer = client.post(path, json={"game": "all-fours", **body} if "matches" in path else body)
+    assert answer.status_code == 422
+    problem = answer.get_json()
+    assert problem["type"] == "/problems/invalid-input"
+    assert problem["errors"] == [{"field": "seed", "message": SEED_RULE}]
+
+
+@pytest.mark.parametrize("seed", [0, 2**256 - 1, "x", "s" * 128])
+def test_a_seed_at_either_end_of_its_range_deals(client, seed):
+    """The bounds of SEED_RULE are accepted: the state keeps the seed as sent."""
+    answer = client.post("/v1/games/all-fours/setup",
+                         json={"players": ["ana", "ben"], "dealer": "ben", "seed": seed})
+    assert answer.status_code == 200
+    assert answer.get_json()["state"]["seed"] == seed
