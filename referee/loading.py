@@ -105,20 +105,21 @@ RESERVED_NAMES = frozenset({REFEREE, HOST})
 a seat so named would be served the referee's view."""
 
 _RESERVED_KEYS = frozenset(name_key(name) for name in RESERVED_NAMES)
-"""The reserved names as names are compared (after case folding: ``"Host"`` is ``"host"``)."""
+"""The reserved names as names are compared (:func:`name_key`: ``"Host"`` and full-width
+``"ＨＯＳＴ"`` are ``"host"``)."""
 
 
 def _refuse_reserved(entry: GameEntry, players: list[str]) -> None:
-    """Refuse a reserved name, compared after case folding like every name (``"Host"`` too):
-    one of :data:`RESERVED_NAMES` is 422 ``invalid-input`` (field ``players``); one of the
+    """Refuse a reserved name, compared by :func:`name_key` like every name (``"Host"`` and
+    full-width ``"ＨＯＳＴ"`` too): one of :data:`RESERVED_NAMES` is 422 ``invalid-input`` (field ``players``); one of the
     game's own (``engine.reserved_names``, Coup's ``"court"``) is 422 ``invalid-setup`` with
     the game's rule, naming ``players[i]``."""
     reserved = [name for name in players if name_key(name) in _RESERVED_KEYS]
     if reserved:
         raise InvalidInput(f"{reserved[0]!r} is reserved (\"host\" names the host and "
-                           "\"__referee__\" the referee's view, in any case) and cannot name "
-                           "a player.", errors=[{"field": "players",
-                                                 "message": f"{reserved[0]!r} is reserved"}])
+                           "\"__referee__\" the referee's view, in any case or width) and "
+                           "cannot name a player.", errors=[
+                               {"field": "players", "message": f"{reserved[0]!r} is reserved"}])
     own = {name_key(name): v for name, v in entry.engine.reserved_names.items()}
     problems = [dataclasses.replace(own[name_key(name)], field=f"players[{i}]",
                                     params={"name": repr(name)})

@@ -152,8 +152,9 @@ class Engine:
     """Setup fields that are facts of one deal (an entered ``deal``, All Fours' table ``kick``,
     Spy's ``bases``): a rematch deals afresh without them (its body may enter new ones)."""
     reserved_names: dict[str, Violation] = {}
-    """Names this game forbids to players (compared after case folding), each with the
-    violation (rule and code; the setup boundary adds ``field`` and ``name``) that refuses it."""
+    """Names this game forbids to players (compared by ``referee.schemas.fields.name_key``:
+    case and compatibility forms folded), each with the violation (rule and code; the setup
+    boundary adds ``field`` and ``name``) that refuses it."""
 
     # --- the checked public path ---------------------------------------------------------
     def setup(self, body: dict[str, Any], seed: int | str | None) -> CheckedState:

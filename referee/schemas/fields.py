@@ -117,7 +117,7 @@ TEXT_RULES = ("printable characters (no control, format or bidi characters such 
 NAME_RULES = ("a player's name: 1-64 printable characters (no control, format or bidi "
               "characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white "
               "space at either end, not starting with a combining mark; names in one game "
-              "differ after case folding")
+              "differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash)")
 
 
 def valid_text(text: str) -> None:
@@ -129,8 +129,13 @@ def valid_text(text: str) -> None:
 
 
 def name_key(name: str) -> str:
-    """What two names must not share: the NFC form case-folded (``Ana`` and ``ANA`` clash)."""
-    return unicodedata.normalize("NFC", name.casefold())
+    """What two names must not share, and what a reserved name is compared by: the name under
+    Unicode's compatibility caseless match (The Unicode Standard, 3.13, D146:
+    NFKD(casefold(NFKD(casefold(NFD(name))))), here composed again as NFKC), so ``Ana``,
+    ``ANA`` and full-width ``ＡＮＡ`` (U+FF21…) clash and ``ＨＯＳＴ`` is ``host``.  The
+    name itself is kept as sent (and must be NFC, :func:`text_problem`)."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFD", name).casefold())
+    return unicodedata.normalize("NFKC", folded.casefold())
 
 
 def PlayerName(**kwargs: Any) -> fields.String:
@@ -141,15 +146,18 @@ def PlayerName(**kwargs: Any) -> fields.String:
 
 
 def Players(min_players: int, max_players: int, **kwargs: Any) -> fields.List:
-    """The seated players in seat/play order, names distinct after case folding."""
+    """The seated players in seat/play order, names distinct by :func:`name_key` (case and
+    compatibility forms folded: ``ana`` and full-width ``ａｎａ`` clash)."""
     def distinct(names: list[str]) -> None:
         keys = [name_key(name) for name in names]
         if len(set(keys)) != len(keys):
             raise ValidationError("Each player must be named once (names that differ only "
-                                  "in case count as one).")
+                                  "in case or in compatibility forms, such as full-width "
+                                  "ＡＮＡ and ana, count as one).")
     metadata = {"uniqueItems": True,
                 "description": "the players in seat/play order; each named once: names differ "
-                               "after case folding (Ana and ANA clash)",
+                               "after case and compatibility (NFKC) folding (Ana, ANA and "
+                               "full-width ＡＮＡ clash)",
                 **kwargs.pop("metadata", {})}
     return List(PlayerName(), required=True, metadata=metadata,
                 validate=[validate.Length(min_players, max_players), distinct], **kwargs)

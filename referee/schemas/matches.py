@@ -27,7 +27,8 @@ class MatchCreateSchema(Schema):
                           metadata={"uniqueItems": True,
                                     "description": "seat names in seat/play order (the "
                                     "game's setup says how many); each named once: names "
-                                    "differ after case folding (Ana and ANA clash)"})
+                                    "differ after case and compatibility (NFKC) "
+                                    "folding (Ana, ANA and full-width ＡＮＡ clash)"})
     options = Options()
     mode = Mode(metadata={"description": "digital: the service deals from the seed; table: "
                           "real cards, the service keeps the public record"})

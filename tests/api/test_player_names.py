@@ -64,9 +64,34 @@ def test_names_that_differ_only_in_case_are_one_name(client):
     assert create(client, ["STRASSE", "straße"]).status_code == 422  # full case folding
 
 
-@pytest.mark.parametrize("name", ["Host", "HOST", "host", "__Referee__", "__REFEREE__"])
-def test_reserved_names_are_compared_after_case_folding(client, name):
-    # README "Player names": names differ after case folding, so a reserved name does too
+@pytest.mark.parametrize("names", [
+    ["ana", "\uff41\uff4e\uff41"],  # full-width ａｎａ
+    ["ANA", "\uff41\uff4e\uff41"],  # and case at once
+    ["\u216b", "xii"],  # the Roman numeral twelve Ⅻ (folds to ⅻ, U+217B)
+    ["\u2460", "1"],  # circled digit one
+    ["ǅana", "DŽana"],  # U+01C5 (title case) against D + Ž (NFC of Z + caron)
+])
+def test_names_that_differ_only_in_compatibility_forms_are_one_name(client, names):
+    """README "Match errors": names are compared by Unicode's compatibility caseless match
+    (NFKC with case folding), so full-width ａｎａ and ana are one name; each is kept as sent
+    when it stands alone."""
+    answer = create(client, names)
+    assert answer.status_code == 422, names
+    assert answer.get_json()["errors"] == [{
+        "field": "players", "message": "Each player must be named once (names that differ "
+        "only in case or in compatibility forms, such as full-width ＡＮＡ and ana, count as "
+        "one)."}]
+    alone = create(client, [names[1], "ben"])
+    assert alone.status_code == 201
+    assert alone.get_json()["players"] == [names[1], "ben"]
+
+
+@pytest.mark.parametrize("name", ["Host", "HOST", "host", "__Referee__", "__REFEREE__",
+                                  "\uff28\uff2f\uff33\uff34",  # full-width ＨＯＳＴ
+                                  "\uff48ost", "__\uff32eferee__"])
+def test_reserved_names_are_compared_after_case_and_compatibility_folding(client, name):
+    # README "Match errors": names differ after case and compatibility (NFKC) folding, so a
+    # reserved name does too: full-width ＨＯＳＴ reads as host
     # (COUP-W1 "host" is the host; COUP-V1 "__referee__" is the referee's view)
     for path, body in (("/v1/games/all-fours/setup", {"players": [name, "ben"]}),
                        ("/v1/matches", {"game": "coup", "players": ["ana", name]})):
@@ -76,7 +101,8 @@ def test_reserved_names_are_compared_after_case_folding(client, name):
         assert problem["type"] == "/problems/invalid-input"
         assert problem["errors"] == [{"field": "players", "message": f"{name!r} is reserved"}]
         assert problem["detail"] == (f"{name!r} is reserved (\"host\" names the host and "
-                                     "\"__referee__\" the referee's view, in any case) and "
+                                     "\"__referee__\" the referee's view, in any case or "
+                                     "width) and "
                                      "cannot name a player.")
     assert client.post("/v1/games/all-fours/setup",  # a near name is a name like any other
                        json={"players": ["hosts", "referee"], "seed": 1}).status_code == 200

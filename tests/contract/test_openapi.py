@@ -131,9 +131,9 @@ def test_setup_options_are_documented_from_the_engines_option_table():
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_player_lists_say_their_names_are_unique(game):
-    """Names in one game differ after case folding (README "Player names"): the setup's and
-    the match creation's player arrays say ``uniqueItems`` and, in words, the case folding
-    that JSON Schema cannot (F6e)."""
+    """Names in one game differ after case and compatibility folding (README "Match errors"):
+    the setup's and the match creation's player arrays say ``uniqueItems`` and, in words, the
+    folding that JSON Schema cannot (F6e)."""
     doc = committed_openapi()
     setup = doc["paths"][f"/v1/games/{game}/setup"]["post"]["requestBody"]
     create = doc["paths"]["/v1/matches"]["post"]["requestBody"]
@@ -141,4 +141,4 @@ def test_player_lists_say_their_names_are_unique(game):
         players = _resolve(doc, body["content"]["application/json"]["schema"])
         players = players["properties"]["players"]
         assert players["uniqueItems"] is True and players["type"] == "array"
-        assert "differ after case folding" in players["description"]
+        assert "differ after case and compatibility (NFKC) folding" in players["description"]
