@@ -35,6 +35,8 @@ MAX_ITEMS = 4096
 8-seat game has a few hundred entries); a longer one is 422 before any schema walks it, so
 each item's validation cannot add up to seconds of CPU (bench/RESULTS.md, "Worst inputs")."""
 JSON_TYPES = ("application/json",)
+"""The one media type of every request body (openapi.yaml documents no other); RFC 6839's
+``+json`` suffix names other documents (a merge patch, a problem) and is refused (415)."""
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _STEP = [0] * 256
@@ -125,10 +127,12 @@ def read_body() -> bytes:
 
 def guard_request() -> None:
     """Check a POST/PUT/PATCH body before any view parses it: larger than the limit (413, also
-    for chunked bodies), not JSON by its Content-Type (415), nested deeper than ``MAX_DEPTH``
-    or not parseable (400 ``malformed-json``), a number too long to convert, an array longer
-    than ``MAX_ITEMS`` or an object that names a key twice (422: ``{"player": "ana",
-    "player": "ben"}`` would otherwise mean whichever the parser keeps).
+    for chunked bodies), a Content-Type other than ``application/json`` (415, whatever its
+    parameters; ``application/merge-patch+json`` and every other ``+json`` type too: such a
+    body means another kind of document than the one the endpoints take), nested deeper than
+    ``MAX_DEPTH`` or not parseable (400 ``malformed-json``), a number too long to convert, an
+    array longer than ``MAX_ITEMS`` or an object that names a key twice (422: ``{"player":
+    "ana", "player": "ben"}`` would otherwise mean whichever the parser keeps).
 
     Repeated keys cost no second parse: every ``key: value`` pair of JSON text has its colon
     outside strings, so a body whose colons (outside strings) outnumber the pairs its parsed
@@ -144,8 +148,8 @@ def guard_request() -> None:
         # reading one byte more tells whether the body went past it (that read raises 413)
         if request.stream.read(1):
             raise RequestEntityTooLarge()
-    mimetype = request.mimetype or ""
-    if mimetype not in JSON_TYPES and not mimetype.endswith("+json"):
+    mimetype = request.mimetype or ""  # lower-cased, parameters apart
+    if mimetype not in JSON_TYPES:  # a +json type (merge-patch…) says another document
         raise Problem("unsupported-media-type", f"Send the body as application/json, not "
                       f"{mimetype or 'an untyped body'}.",
                       errors=[{"field": "Content-Type", "message": "must be application/json"}])

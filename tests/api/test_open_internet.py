@@ -300,3 +300,29 @@ def test_af_k1_a_tampered_hand_points_is_422_naming_both_tallies_as_json_not_a_5
         message = next(e["message"] for e in problem["errors"]
                        if e["field"] == "state.hand_points")
         assert f'"ana": {real["ana"]}' in message and "{'ana'" not in message
+
+
+@pytest.mark.parametrize("content_type", [
+    "application/merge-patch+json", "application/json-patch+json", "application/problem+json",
+    "application/vnd.api+json", "application/ld+json", "text/json", "text/plain",
+    "application/jsonx"])
+def test_a_body_of_another_media_type_is_415_naming_it(client, content_type):
+    """README "Errors": every body is application/json; a +json type names another document
+    (a merge patch is not a match body), so it is refused like any other type, not read."""
+    answer = client.post("/v1/matches", data=b'{"game": "spy", "players": ["a", "b"]}',
+                         content_type=content_type)
+    assert answer.status_code == 415
+    problem = answer.get_json()
+    assert problem["type"] == "/problems/unsupported-media-type"
+    assert problem["detail"] == f"Send the body as application/json, not {content_type}."
+    assert problem["errors"] == [{"field": "Content-Type",
+                                  "message": "must be application/json"}]
+
+
+@pytest.mark.parametrize("content_type", [
+    "application/json", "Application/JSON", "application/json; charset=utf-8",
+    "application/json;charset=UTF-8;profile=x", "application/json; v=1"])
+def test_application_json_is_read_whatever_its_parameters(client, content_type):
+    answer = client.post("/v1/matches", data=b'{"game": "spy", "players": ["a", "b"]}',
+                         content_type=content_type)
+    assert answer.status_code == 201, answer.get_json()
