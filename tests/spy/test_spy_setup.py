@@ -193,3 +193,13 @@ def test_spy_s2_table_mode_needs_the_bases_the_players_arranged(client):
     problem = response.get_json()
     assert problem["type"] == "/problems/invalid-setup"
     assert [(e["field"], e["rule"]) for e in problem["errors"]] == [("bases", "SPY-S2")]
+
+
+def test_spy_messages_quote_a_value_as_every_message_does():
+    """A value quoted in a Spy sentence (SPY-S1/S2 messages) is cut as README "Errors" says of
+    every quoted value: its first 64 characters, then "…" (it was 37 + "..." in Spy alone)."""
+    from referee.games.spy.rules import short_repr
+    assert short_repr("green") == "'green'"
+    assert short_repr("q" * 100) == "'" + "q" * 64 + "…'"
+    assert short_repr(None) == "null" and short_repr(True) == "true"
+    assert short_repr(list(range(40))) == str(list(range(40)))[:64] + "…"

@@ -5,8 +5,9 @@ Rules: SPY-C1 (30 cards in four colours), SPY-C2 (which colours hold a Bomb 2), 
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping
+
+from referee.quoting import quoted
 
 COLOURS = ("green", "red", "blue", "yellow")
 TWO_PLAYER_COLOURS = ("green", "red")  # SPY-S1: with 2 players only green and red are used
@@ -73,14 +74,11 @@ def card_moves_problems(card_moves: Any, base_size: int) -> list[tuple[str, str,
 
 
 def short_repr(value: Any) -> str:
-    """``value`` as a message shows it, cut short: a text quoted (``'x'``), anything else as
-    the JSON the request sent (``["a", "b"]``, ``{"k": 1}``, ``true``, ``null``), never a
+    """``value`` as a message shows it, cut short as every quoted value is
+    (:func:`referee.quoting.quoted`: a text quoted, ``'x'``, its first 64 characters then "…";
+    anything else as the JSON the request sent, ``["a", "b"]``, ``true``, ``null``), never a
     Python repr."""
-    if isinstance(value, str):
-        text = repr(value)
-    else:
-        text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return quoted(value)
 
 
 def movement_table(mode: str, card_moves: Mapping[str, int] | None) -> dict[str, int]:
