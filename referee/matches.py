@@ -283,9 +283,10 @@ class MatchService:
         state, events = entry.engine.apply(record["state"], action)
 
         def respond(new: dict[str, Any], numbered: list[dict[str, Any]]) -> dict[str, Any]:
+            # the fields of MatchActedSchema in its order: the API writes this as it is
             return {"id": record["id"], "version": new["version"],
-                    "view": see(entry, state, caller),
                     "events": for_reader(numbered, caller.viewer),
+                    "view": see(entry, state, caller),
                     "to_move": entry.engine.to_move(state), "over": entry.engine.is_over(state)}
         return self.commit_answer(record, {"state": state}, events, action_entry(0, action),
                                   respond, keyed, expected)
