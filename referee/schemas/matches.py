@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, fields, validate
 
+from referee.schemas.fastcheck import FastLoad
 from referee.schemas.fields import (AsciiInteger, List, MAX_PLAYERS, Mode, NAME_PATTERN,
                                     Options, PlayerName, Seed, StrictBoolean, TEXT_RULES,
                                     valid_text)
@@ -80,9 +81,11 @@ class MatchViewSchema(Schema):
                                                 "reader (see the game's views module)"})
 
 
-class MatchActionSchema(Schema):
+class MatchActionSchema(FastLoad, Schema):
     """``POST /v1/matches/{id}/actions``: the action (``type``, ``player`` = the token's seat,
-    the action's fields) and the expected version (or the ``If-Match`` header)."""
+    the action's fields) and the expected version (or the ``If-Match`` header).  A certainly
+    valid body is loaded without marshmallow's walk (:class:`~referee.schemas.fastcheck.
+    FastLoad`; ``tests/matches/test_action_body_load.py`` compares both)."""
 
     action = fields.Dict(required=True, metadata={"description": "an action of the game"})
     expected_version = fields.Integer(strict=True, validate=validate.Range(1, MAX_SEQ), metadata={
