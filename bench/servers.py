@@ -72,19 +72,21 @@ class RedisServer:
 
 
 class Gunicorn:
-    """gunicorn serving ``app`` (``module:variable``) as ``referee serve`` would, 2 workers."""
+    """gunicorn serving ``app`` (``module:variable``) as ``referee serve`` would, 2 workers;
+    the code is imported from ``root`` (default this checkout; another worktree for a
+    side-by-side run, :mod:`bench.ab`)."""
 
     def __init__(self, app: str, redis_url: str, log: Path,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, root: Path = ROOT) -> None:
         self.port = free_port()
         args = argparse.Namespace(host="127.0.0.1", port=self.port, workers=WORKERS,
                                   threads=8)
         argv = serve_argv_for(args, redis_url)
         argv[-1] = app
         self.log = open(log, "wb")
-        env = {**os.environ, **BUDGETS, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT),
+        env = {**os.environ, **BUDGETS, "REDIS_URL": redis_url, "PYTHONPATH": str(root),
                **(env or {})}
-        self.proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=self.log,
+        self.proc = subprocess.Popen(argv, cwd=root, env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
         wait_until(lambda: len(self.workers()) == WORKERS and _connects(self.port),

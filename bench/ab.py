@@ -1,0 +1,74 @@
+"""Side by side under gunicorn: ``.venv/bin/python -m bench.ab --a PATH [--b PATH]``.
+
+Serves the product's echo (``bench.echo:app``) from two checkouts at once — A (``--a``, e.g. a
+``git worktree`` of main) and B (``--b``, default this one) — plus the bare Flask echo, each
+under the product's gunicorn settings with 2 workers, and sends them the same fixed offered
+load in alternate rounds (bare, A, B, bare, A, B…), so all three see the same share of a busy
+machine.  Prints the workers' CPU per answered request (utime+stime from ``/proc``, as
+``python -m bench`` measures it) of each over all rounds, and B ÷ bare, A ÷ bare.  Numbers
+only: nothing is written to ``bench/RESULTS.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+from bench.load import Fixed, closed_loop, merged, open_loop
+from bench.payloads import stateless_bodies
+from bench.servers import ROOT, Gunicorn, RedisServer
+
+CONNECTIONS = 16
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.ab", description=__doc__.split("\n")[0])
+    parser.add_argument("--a", type=Path, required=True, help="checkout A (e.g. main)")
+    parser.add_argument("--b", type=Path, default=ROOT, help="checkout B (default this one)")
+    parser.add_argument("--rate", type=float, default=800.0, help="offered requests/s")
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per round")
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--no-bare", action="store_true", help="only A and B")
+    args = parser.parse_args()
+    body = json.dumps(stateless_bodies()["all-fours apply"][1]).encode()
+    logs = Path(tempfile.mkdtemp(prefix="referee-ab-"))
+    redis_server = RedisServer()
+    servers = {}
+    try:
+        if not args.no_bare:
+            servers["bare"] = (Gunicorn("bench.bare:app", redis_server.url, logs / "bare.log",
+                                        root=args.b), Fixed("/echo", body))
+        for name, root in (("A", args.a), ("B", args.b)):
+            servers[name] = (Gunicorn("bench.echo:app", redis_server.url,
+                                      logs / f"{name}.log", root=root.resolve()),
+                             Fixed("/bench/echo", body))
+        for server, source in servers.values():  # warm up
+            closed_loop(server.port, source, CONNECTIONS, 1.0, server.cpu_seconds)
+        rounds: dict[str, list] = {name: [] for name in servers}
+        for n in range(args.rounds):
+            line = []
+            for name, (server, source) in servers.items():
+                result = open_loop(server.port, source, CONNECTIONS, args.rate, args.seconds,
+                                   server.cpu_seconds)
+                rounds[name].append(result)
+                line.append(f"{name} {result.cpu_per_request * 1e6:.0f}")
+            print(f"round {n + 1}: " + ", ".join(line) + " µs/req", flush=True)
+        total = {name: merged(results) for name, results in rounds.items()}
+        for name, result in total.items():
+            print(f"{name}: {result.cpu_per_request * 1e6:.0f} µs/req over {result.answered} "
+                  f"answers, p50 {result.percentile(50) * 1e3:.1f} ms, "
+                  f"p99 {result.percentile(99) * 1e3:.1f} ms, non-2xx {result.errors}")
+        if "bare" in total:
+            bare = total["bare"].cpu_per_request
+            for name in ("A", "B"):
+                print(f"{name} ÷ bare: {total[name].cpu_per_request / bare:.3f}")
+        print(f"B ÷ A: {total['B'].cpu_per_request / total['A'].cpu_per_request:.3f}")
+    finally:
+        for server, _ in servers.values():
+            server.stop()
+        redis_server.stop()
+
+
+if __name__ == "__main__":
+    main()
