@@ -3,7 +3,7 @@
 Serves the product's echo (``bench.echo:app``) from two checkouts at once — A (``--a``, e.g. a
 ``git worktree`` of main) and B (``--b``, default this one) — plus the bare Flask echo, each
 under the product's gunicorn settings with 2 workers, and sends them the same fixed offered
-load in alternate rounds (bare, A, B, bare, A, B…), so all three see the same share of a busy
+load in alternate rounds (bare, A, B, then B, A, bare…), so all three see the same share of a busy
 machine.  Prints the workers' CPU per answered request (utime+stime from ``/proc``, as
 ``python -m bench`` measures it) of each over all rounds, and B ÷ bare, A ÷ bare.  Numbers
 only: nothing is written to ``bench/RESULTS.md``.
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import tempfile
 from pathlib import Path
 
@@ -48,7 +49,8 @@ def main() -> None:
         rounds: dict[str, list] = {name: [] for name in servers}
         for n in range(args.rounds):
             line = []
-            for name, (server, source) in servers.items():
+            order = list(servers.items())
+            for name, (server, source) in (order if n % 2 == 0 else order[::-1]):
                 result = open_loop(server.port, source, CONNECTIONS, args.rate, args.seconds,
                                    server.cpu_seconds)
                 rounds[name].append(result)
@@ -63,7 +65,8 @@ def main() -> None:
             bare = total["bare"].cpu_per_request
             for name in ("A", "B"):
                 print(f"{name} ÷ bare: {total[name].cpu_per_request / bare:.3f}")
-        print(f"B ÷ A: {total['B'].cpu_per_request / total['A'].cpu_per_request:.3f}")
+        print(f"B ÷ A: {total['B'].cpu_per_request / total['A'].cpu_per_request:.3f}; median "
+              "of the rounds' B ÷ A: " + f"{statistics.median(b.cpu_per_request / a.cpu_per_request for a, b in zip(rounds['A'], rounds['B'])):.3f}")
     finally:
         for server, _ in servers.values():
             server.stop()
