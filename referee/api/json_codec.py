@@ -31,6 +31,7 @@ _FLOAT_MARKS = (b"0.", b"0e", b"0E")
 """A float in compact JSON has a digit then a point or an exponent (the same text inside a
 string only sends the answer to ``json.dumps``, which is slower, not different)."""
 _NOT_BRACKET = bytes(set(range(256)) - set(b"[]{}"))
+_NOT_QUOTE_OR_BRACKET = bytes(set(range(256)) - set(b'[]{}"'))
 _TO_SQUARE = bytes.maketrans(b"{}", b"[]")
 _PASSTHROUGH = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
 
@@ -87,11 +88,16 @@ def fast_loads(raw: bytes, max_depth: int) -> Any:
     it (see the module docstring).  Never raises."""
     if b"\\" in raw:
         return None
-    parts = raw.split(b'"')
-    if len(parts) % 2 == 0:  # an odd number of quotes: a string is not closed
-        return None
-    outside = b"".join(parts[::2])
-    if has_long_digit_run(outside) or not _shallow(outside, max_depth):
+    brackets = _quick_brackets(raw)
+    if brackets is None or has_long_digit_run(raw):  # the exact walk decides
+        parts = raw.split(b'"')
+        if len(parts) % 2 == 0:  # an odd number of quotes: a string is not closed
+            return None
+        outside = b"".join(parts[::2])
+        if has_long_digit_run(outside):
+            return None
+        brackets = outside.translate(_TO_SQUARE, _NOT_BRACKET)
+    if not _shallow(brackets, max_depth):
         return None
     try:
         return orjson.loads(raw)
@@ -99,10 +105,23 @@ def fast_loads(raw: bytes, max_depth: int) -> Any:
         return None
 
 
-def _shallow(outside: bytes, max_depth: int) -> bool:
-    """Whether the brackets of ``outside`` (JSON text without its strings) balance and nest
-    at most ``max_depth`` deep: each pass removes the innermost pairs, so passes = depth."""
-    brackets = outside.translate(_TO_SQUARE, _NOT_BRACKET)
+def _quick_brackets(raw: bytes) -> bytes | None:
+    """The brackets of ``raw`` (JSON text without backslashes) outside its strings, as
+    ``[``/``]``, when no string holds a bracket (the usual body); ``None`` otherwise (then
+    split on the quotes instead: ~3× the time for a 1.7 KB game body).
+
+    Only quotes and brackets are kept (C loops); with no bracket inside a string each
+    string is then ``""``, and one left-to-right pass removing ``""`` removes every quote
+    exactly when every string's two quotes were side by side: the first quote left over
+    (a string holding a bracket, or an odd count) stays, and the answer is ``None``."""
+    kept = raw.translate(_TO_SQUARE, _NOT_QUOTE_OR_BRACKET).replace(b'""', b"")
+    return None if b'"' in kept else kept
+
+
+def _shallow(brackets: bytes, max_depth: int) -> bool:
+    """Whether ``brackets`` (JSON text's brackets outside its strings, each as ``[`` or
+    ``]``) balance and nest at most ``max_depth`` deep: each pass removes the innermost
+    pairs, so passes = depth."""
     for _ in range(max_depth):
         if not brackets:
             return True

@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.api.errors import Problem
-from referee.api.json_codec import FastJSONProvider, fast_loads
+from referee.api.json_codec import (_NOT_BRACKET, _TO_SQUARE, FastJSONProvider, _quick_brackets,
+                                    fast_loads)
 from referee.api.limits import MAX_DEPTH, checked_loads
 
 scalars = (st.none() | st.booleans() | st.integers(min_value=-2**70, max_value=2**70)
@@ -127,6 +128,47 @@ def test_fast_path_is_taken_for_a_game_snapshot():
                                 "score": {"A": 3}}, "action": {"type": "play"}}).encode()
     assert fast_loads(raw, MAX_DEPTH) == json.loads(raw)
     assert fast_loads(b"[" * 65 + b"]" * 65, MAX_DEPTH) is None  # the depth rule declines
+    for raw in (b'{"a": ["]"], "b": "[["}', b'{"id": "12345678901234567890", "n": [1]}'):
+        assert fast_loads(raw, MAX_DEPTH) == json.loads(raw)  # by the exact walk
+
+
+def exact_brackets(raw: bytes) -> bytes | None:
+    """The brackets outside the strings of ``raw`` (no backslashes) by splitting on its
+    quotes, as ``[``/``]``; ``None`` when a string is not closed (the slow, exact walk)."""
+    parts = raw.split(b'"')
+    if len(parts) % 2 == 0:
+        return None
+    return b"".join(parts[::2]).translate(_TO_SQUARE, _NOT_BRACKET)
+
+
+bracketed = st.text(alphabet='[]{}"a:, ', max_size=8)
+bracket_values = st.recursive(st.none() | bracketed, lambda inner: st.lists(inner, max_size=4)
+                              | st.dictionaries(bracketed, inner, max_size=4), max_leaves=20)
+
+
+@settings(max_examples=500, deadline=None)
+@given(bracket_values | st.text(alphabet='[]{}"a', max_size=30))
+def test_quick_brackets_are_the_exact_walks_or_decline(value):
+    """The fast skeleton (no split on quotes) is the exact one whenever it answers, for JSON
+    whose strings hold brackets and quotes and for broken text (an odd number of quotes)."""
+    raw = value.encode() if isinstance(value, str) else json.dumps(value).encode()
+    if b"\\" in raw:
+        return
+    quick = _quick_brackets(raw)
+    if quick is not None:
+        assert quick == exact_brackets(raw)
+
+
+@pytest.mark.parametrize("raw, quick", [
+    (b'{"a": [1, "b"], "c": {}}', b"[[][]]"),      # no bracket in a string: answered
+    (b'{"a": "]", "b": ["["]}', None),             # brackets in strings: the exact walk
+    (b'["a", "b]', None),                          # a string not closed
+    (b'["]", "["]', None),                         # the quotes of two strings side by side
+])
+def test_quick_brackets_cases(raw, quick):
+    assert _quick_brackets(raw) == quick
+    if quick is not None:
+        assert quick == exact_brackets(raw)
 
 
 def _leaves(value):
