@@ -31,6 +31,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per round")
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--no-bare", action="store_true", help="only A and B")
+    parser.add_argument("--env-b", action="append", default=[], metavar="NAME=VALUE",
+                        help="an environment variable for B's server only (repeatable)")
     args = parser.parse_args()
     body = json.dumps(stateless_bodies()["all-fours apply"][1]).encode()
     logs = Path(tempfile.mkdtemp(prefix="referee-ab-"))
@@ -40,9 +42,10 @@ def main() -> None:
         if not args.no_bare:
             servers["bare"] = (Gunicorn("bench.bare:app", redis_server.url, logs / "bare.log",
                                         root=args.b), Fixed("/echo", body))
-        for name, root in (("A", args.a), ("B", args.b)):
+        env_b = dict(item.split("=", 1) for item in args.env_b)
+        for name, root, env in (("A", args.a, {}), ("B", args.b, env_b)):
             servers[name] = (Gunicorn("bench.echo:app", redis_server.url,
-                                      logs / f"{name}.log", root=root.resolve()),
+                                      logs / f"{name}.log", env=env, root=root.resolve()),
                              Fixed("/bench/echo", body))
         for server, source in servers.values():  # warm up
             closed_loop(server.port, source, CONNECTIONS, 1.0, server.cpu_seconds)
