@@ -6,6 +6,7 @@ scheduler stands for it.)"""
 from __future__ import annotations
 
 import json
+import select
 import logging
 
 import pytest
@@ -80,3 +81,34 @@ def test_without_batching_each_line_is_written_at_once(monkeypatch, capfd):
 def test_batching_is_only_for_gevent_workers():
     assert logs.batch_access_lines() is False  # no gevent patching in the test process
     assert logs._schedule is None
+
+
+class _Recorder:
+    """A stand-in for ``sys.__stdout__`` that records each write reaching its byte buffer."""
+
+    def __init__(self):
+        self.writes: list[bytes] = []
+        self.buffer = self
+
+    def write(self, data):
+        self.writes.append(bytes(data))
+        return len(data)
+
+    def flush(self):
+        pass
+
+
+def test_no_batch_write_passes_pipe_buf_so_workers_lines_never_splice(batched, monkeypatch):
+    """Every worker writes to one stdout, often a pipe: a write of at most PIPE_BUF bytes is
+    atomic there, a longer one may be interleaved with another process's.  300 lines of ~330
+    bytes (about 24 PIPE_BUFs) go out in writes of whole lines, none past PIPE_BUF, in order."""
+    out = _Recorder()
+    monkeypatch.setattr(logs.sys, "__stdout__", out)
+    for n in range(300):
+        logs.write("referee.access", "request", request_id=f"r{n:03}", path="/" + "p" * 200)
+    logs.flush_access_lines()
+    assert out.writes and max(map(len, out.writes)) <= select.PIPE_BUF == 4096
+    assert all(chunk.endswith(b"\n") for chunk in out.writes)
+    assert [json.loads(line)["request_id"] for line in b"".join(out.writes).splitlines()] == \
+        [f"r{n:03}" for n in range(300)]
+    assert len(out.writes) >= 300 * 330 // 4096  # batched: far fewer writes than lines

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime
 import logging
+import select
 import sys
 from typing import Any
 
@@ -34,8 +35,11 @@ _UTC = datetime.timezone.utc
 
 ACCESS_FLUSH_SECONDS = 0.05
 """Longest time an access line waits in a batch before it is written (batched mode only)."""
-ACCESS_FLUSH_BYTES = 32 * 1024
-"""A batch this large is written at once, without waiting."""
+ACCESS_FLUSH_BYTES = select.PIPE_BUF
+"""The most one batch's write holds (4096 bytes on Linux): a line that would take the batch
+past it first writes the batch.  Every worker writes to one stdout, often a pipe (a container's
+log, systemd): a write of at most ``PIPE_BUF`` bytes to a pipe is never interleaved with another
+process's, so no two workers' lines are ever spliced into each other."""
 _pending: list[bytes] = []
 _pending_bytes = 0
 _schedule = None  # batched mode: starts the timer that flushes the batch (gevent's hub)
@@ -138,6 +142,8 @@ def write(logger: str, event: str, **fields: Any) -> None:
         out.flush()
         return
     line = orjson.dumps(fields, default=str, option=orjson.OPT_APPEND_NEWLINE)
+    if _pending and _pending_bytes + len(line) > ACCESS_FLUSH_BYTES:
+        flush_access_lines()  # a write past PIPE_BUF could be spliced with another worker's
     if not _pending:
         _schedule()
     _pending.append(line)
