@@ -62,46 +62,48 @@ class _Replay:
         self.due: list[tuple[str, str]] | None = None  # after an answer: eliminations owed
         self.over = False
 
-    def flag(self, rule: str, code: str, where: str, **params: Any) -> None:
-        self.problems.flag(rule, code, where, **params)
+    def flag(self, rule: str, code: str, index: int, field: str | None, **params: Any) -> None:
+        """Flag log entry ``index`` (its ``field``, or the whole entry) and stop the replay."""
+        where = f"state.log[{index}]" if field is None else f"state.log[{index}].{field}"
+        self.problems.flag(rule, code, where, index=index, **params)
         raise _Stop
 
     # --- one event ------------------------------------------------------------------------
     def event(self, index: int, entry: dict[str, Any]) -> None:
-        kind, at = entry["type"], f"state.log[{index}]"
+        kind = entry["type"]
         if self.over:
-            self.flag("SPY-E2", "spy.snapshot.log_after_end", at, index=index)
+            self.flag("SPY-E2", "spy.snapshot.log_after_end", index, None)
         if self.due:
             self._elimination(index, entry)
             return
         if self.spied is not None and kind != "answer":
-            self.flag("SPY-P2", "spy.snapshot.log_answer_missing", f"{at}.type", index=index,
+            self.flag("SPY-P2", "spy.snapshot.log_answer_missing", index, "type",
                       defender=self.spied["target"])
         if kind == "answer":
             self._answer(index, entry)
         elif kind in ("turn", "game_over"):
             self._pass(index, entry)
         elif kind == "eliminated":
-            self.flag("SPY-E1", "spy.snapshot.log_unexplained_elimination", f"{at}.player",
-                      index=index, player=entry["player"])
+            self.flag("SPY-E1", "spy.snapshot.log_unexplained_elimination", index, "player",
+                      player=entry["player"])
         else:
             self._action(index, entry)
 
     def _action(self, index: int, entry: dict[str, Any]) -> None:
         """turn_round (SPY-M4), move (SPY-M1…M3, SPY-C3), spy (SPY-P1, SPY-P2)."""
-        kind, player, at = entry["type"], entry["player"], f"state.log[{index}]"
+        kind, player = entry["type"], entry["player"]
         if player != self.player or self.due is not None:
-            self.flag("SPY-P2", "spy.snapshot.log_out_of_turn", f"{at}.player", index=index,
+            self.flag("SPY-P2", "spy.snapshot.log_out_of_turn", index, "player",
                       player=player, turn=self.player)
         done = self.done
         if not in_turn_order(done, kind):
-            self.flag("SPY-T1", "spy.snapshot.log_turn_order", f"{at}.type", index=index,
+            self.flag("SPY-T1", "spy.snapshot.log_turn_order", index, "type",
                       kind=kind, player=player)
         done.append(kind)
         spy = self.spies[player]
         if kind == "turn_round":
             if entry["facing"] != turned_round(spy[1]):
-                self.flag("SPY-M4", "spy.snapshot.log_facing", f"{at}.facing", index=index,
+                self.flag("SPY-M4", "spy.snapshot.log_facing", index, "facing",
                           player=player, facing=turned_round(spy[1]))
             spy[1] = entry["facing"]
         elif kind == "move":
@@ -110,61 +112,62 @@ class _Replay:
             self._spy(index, entry, spy)
 
     def _move(self, index: int, entry: dict[str, Any], spy: list) -> None:
-        player, at, (gap, facing) = entry["player"], f"state.log[{index}]", spy
+        player, (gap, facing) = entry["player"], spy
         if entry["facing"] != facing:
-            self.flag("SPY-M4", "spy.snapshot.log_facing", f"{at}.facing", index=index,
+            self.flag("SPY-M4", "spy.snapshot.log_facing", index, "facing",
                       player=player, facing=facing)
         if entry["from_gap"] != gap:
-            self.flag("SPY-M1", "spy.snapshot.log_from_gap", f"{at}.from_gap", index=index,
+            self.flag("SPY-M1", "spy.snapshot.log_from_gap", index, "from_gap",
                       player=player, gap=gap)
         faced = faced_index(gap, facing, self.size)
         if entry["faced"] != faced:
-            self.flag("SPY-M3", "spy.snapshot.log_faced", f"{at}.faced", index=index,
+            self.flag("SPY-M3", "spy.snapshot.log_faced", index, "faced",
                       position=faced, gap=gap, facing=facing)
         steps = entry["steps"]
-        where = {"index": index, "player": player, "position": faced, "steps": steps}
+        where = {"player": player, "position": faced, "steps": steps}
         if faced in self.exposed[player]:
             if steps not in EXPOSED_CARD_STEPS:
-                self.flag("SPY-M2", "spy.snapshot.log_steps_exposed", f"{at}.steps", **where)
+                self.flag("SPY-M2", "spy.snapshot.log_steps_exposed", index, "steps",
+                          **where)
         else:
             card = self.state["bases"][player]["cards"][faced]
             number = self.numbers.get(card) if card != UNKNOWN else None
             if number is not None and steps != number:
-                self.flag("SPY-M1", "spy.snapshot.log_steps_card", f"{at}.steps", card=card,
+                self.flag("SPY-M1", "spy.snapshot.log_steps_card", index, "steps", card=card,
                           number=number, **where)
             declared = self.declared[player][faced]
             if declared is not None and declared != steps:
-                self.flag("SPY-C3", "spy.snapshot.log_steps_declared", f"{at}.steps",
+                self.flag("SPY-C3", "spy.snapshot.log_steps_declared", index, "steps",
                           declared=declared, **where)
             self.declared[player][faced] = steps
         reached = moved_gap(gap, facing, steps, self.size)
         if entry["spy_gap"] != reached:
-            self.flag("SPY-M1", "spy.snapshot.log_spy_gap", f"{at}.spy_gap", index=index,
+            self.flag("SPY-M1", "spy.snapshot.log_spy_gap", index, "spy_gap",
                       gap=reached, steps=steps, facing=facing, from_gap=gap)
         spy[0] = reached
 
     def _spy(self, index: int, entry: dict[str, Any], spy: list) -> None:
-        player, target, at = entry["player"], entry["target"], f"state.log[{index}]"
+        player, target = entry["player"], entry["target"]
         if target == player or target in self.eliminated:
-            self.flag("SPY-P2", "spy.snapshot.log_spy_target", f"{at}.target", index=index,
+            self.flag("SPY-P2", "spy.snapshot.log_spy_target", index, "target",
                       player=player, target=target)
         position = mirror_index(faced_index(spy[0], spy[1], self.size), self.size,
                                 self.state["options"]["mirror"])
         if entry["position"] != position:
-            self.flag("SPY-P1", "spy.snapshot.log_spied_position", f"{at}.position",
-                      index=index, player=player, position=position)
+            self.flag("SPY-P1", "spy.snapshot.log_spied_position", index, "position",
+                      player=player, position=position)
         self.spied = entry
 
     def _answer(self, index: int, entry: dict[str, Any]) -> None:
         """The answer to the spy just before it (SPY-P2), the true one (SPY-R2…R6); what it
         exposes (SPY-R3), lights (SPY-R4) and who it eliminates (SPY-R5, SPY-R7)."""
-        spied, at = self.spied, f"state.log[{index}]"
+        spied = self.spied
         if spied is None:
-            self.flag("SPY-P2", "spy.snapshot.log_answer_unasked", f"{at}.type", index=index)
+            self.flag("SPY-P2", "spy.snapshot.log_answer_unasked", index, "type")
         for key, expected in (("player", spied["target"]), ("attacker", spied["player"]),
                               ("position", spied["position"])):
             if entry[key] != expected:
-                self.flag("SPY-P2", "spy.snapshot.log_answer_spy", f"{at}.{key}", index=index,
+                self.flag("SPY-P2", "spy.snapshot.log_answer_spy", index, key,
                           key=key, expected=short_repr(expected))
         defender, position, answer = entry["player"], entry["position"], entry["answer"]
         exposed, lit = self.exposed[defender], self.lit[defender]
@@ -174,13 +177,13 @@ class _Replay:
                                  "exposed": exposed, "lit": lit}, position)
             if (answer, entry.get("card")) != truth:
                 self.flag(ANSWER_RULE[truth[0]], "spy.snapshot.log_answer_truth",
-                          f"{at}.answer", index=index, player=defender, position=position,
+                          index, "answer", player=defender, position=position,
                           given=short_repr(answer), expected=short_repr(truth[0]))
         elif position in lit or answer not in ("safe", "top_secret", "tsss"):
             # an unknown card was never shown (exposed, lit_bomb) nor exposed before
             truth = "lit_bomb" if position in lit else "tsss"
-            self.flag(ANSWER_RULE[truth], "spy.snapshot.log_answer_truth", f"{at}.answer",
-                      index=index, player=defender, position=position,
+            self.flag(ANSWER_RULE[truth], "spy.snapshot.log_answer_truth", index, "answer",
+                      player=defender, position=position,
                       given=short_repr(answer), expected=short_repr(truth))
         self.due = []
         if answer == "tsss":
@@ -196,7 +199,7 @@ class _Replay:
     def _elimination(self, index: int, entry: dict[str, Any]) -> None:
         player, rule = self.due[0]
         if (entry["type"], entry.get("player"), entry.get("rule")) != ("eliminated", player, rule):
-            self.flag(rule, "spy.snapshot.log_elimination", f"state.log[{index}]", index=index,
+            self.flag(rule, "spy.snapshot.log_elimination", index, None,
                       player=player, rule=rule)
         self.eliminated.append(player)
         self.due.pop(0)
@@ -204,18 +207,17 @@ class _Replay:
     def _pass(self, index: int, entry: dict[str, Any]) -> None:
         """The turn passes to the next player still in (SPY-S3, SPY-E1), or the last one left
         wins (SPY-E2): after an answer, or an ``end_turn`` (then nobody was eliminated)."""
-        at = f"state.log[{index}]"
         left = [p for p in self.state["players"] if p not in self.eliminated]
         if len(left) == 1:
             if entry["type"] != "game_over" or entry["winner"] != left[0]:
-                self.flag("SPY-E2", "spy.snapshot.log_game_over", f"{at}.type", index=index,
+                self.flag("SPY-E2", "spy.snapshot.log_game_over", index, "type",
                           winner=left[0])
             self.over, self.due = True, None
             return
         following = next_seat(self.state["players"], self.player, self.eliminated)
         if entry["type"] != "turn" or entry["player"] != following:
-            field = f"{at}.player" if entry["type"] == "turn" else f"{at}.type"
-            self.flag("SPY-S3", "spy.snapshot.log_next_turn", field, index=index,
+            field = "player" if entry["type"] == "turn" else "type"
+            self.flag("SPY-S3", "spy.snapshot.log_next_turn", index, field,
                       player=following)
         self.player, self.done, self.due = following, [], None
 
