@@ -18,7 +18,7 @@ from referee.games.allfours.rules import (HAND_SIZE, MAX_HAND, RUN_SIZE, max_run
                                           trick_winner_index)
 from referee.games.base import (UNKNOWN, ImpossibleState, InvalidSetup, Problems, Violation,
                                 violation)
-from referee.games.common.cards import PACK, is_card, suit_of
+from referee.games.common.cards import PACK, PACK_SET, is_card, suit_of
 
 PHASES = ("deal", "beg", "answer", "play", "hand_over", "game_over")
 
@@ -79,6 +79,17 @@ def _card_problems(located: list[tuple[str, Any]], full_pack: bool) -> list[Viol
         missing = sorted(set(PACK) - set(counts))
         out.append(violation("AF-D1", "allfours.setup.deal_missing", "deal.stock", cards=missing))
     return out
+
+
+def distinct_cards(cards: list[Any]) -> bool:
+    """True when every entry of ``cards`` but ``"unknown"`` is a card of the pack and none is
+    there twice: exactly when :func:`_card_problems` (without ``full_pack``) finds nothing, in
+    one pass and without naming places (``tests/allfours/test_snapshot_cards_fast.py``)."""
+    try:
+        known = [c for c in cards if c != UNKNOWN]
+        return len(set(known)) == len(known) and PACK_SET.issuperset(known)
+    except TypeError:  # an unhashable entry: _card_problems says what it makes of it
+        return False
 
 
 def check(engine, state: dict[str, Any]) -> None:
@@ -191,21 +202,23 @@ def _table_hands(state, problems: Problems) -> None:
 
 def _check_cards(state, problems: Problems) -> None:
     players = state["players"]
-    located = [(f"state.hands.{p}", c) for p in players for c in state["hands"][p]]
-    located += [(f"state.exposed.{p}", c) for p in players for c in state["exposed"][p]]
-    located += [("state.kicks", c) for c in state["kicks"]]
-    located += [("state.stock", c) for c in state["stock"]]
-    for i, trick in enumerate(state["tricks"] + [state["trick"]]):
-        located += [(f"state.tricks[{i}]", c) for c in trick["cards"]]
-    if state["mode"] == "digital" and any(c == UNKNOWN for _, c in located):
+    places = [(f"state.hands.{p}", state["hands"][p]) for p in players]
+    places += [(f"state.exposed.{p}", state["exposed"][p]) for p in players]
+    places += [("state.kicks", state["kicks"]), ("state.stock", state["stock"])]
+    places += [(f"state.tricks[{i}]", trick["cards"])
+               for i, trick in enumerate(state["tricks"] + [state["trick"]])]
+    cards = [c for _, held in places for c in held]
+    if state["mode"] == "digital" and any(c == UNKNOWN for c in cards):
         problems.flag("AF-D1", "allfours.snapshot.digital_unknown", "state.hands")
-    problems.items += _card_problems(located, full_pack=False)
+    if not distinct_cards(cards):  # then _card_problems finds what is wrong, and where
+        problems.items += _card_problems([(where, c) for where, held in places for c in held],
+                                         full_pack=False)
     if problems:
         return
     if state["mode"] == "table":
         _table_hands(state, problems)
-    if state["mode"] == "digital" and len(located) != len(PACK):
-        problems.flag("AF-D1", "allfours.snapshot.not_52", "state", count=len(located))
+    if state["mode"] == "digital" and len(cards) != len(PACK):
+        problems.flag("AF-D1", "allfours.snapshot.not_52", "state", count=len(cards))
     if not state["kicks"] or state["trump"] != suit_of(state["kicks"][-1]):
         problems.flag("AF-K1", "allfours.snapshot.trump", "state.trump")
     runs = len(state["kicks"]) - 1 if state["beg"] == "run_pack" else 0

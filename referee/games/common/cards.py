@@ -9,12 +9,13 @@ RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("C", "D", "H", "S")
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 PACK = tuple(rank + suit for suit in SUITS for rank in RANKS)
-_PACK_SET = frozenset(PACK)
+PACK_SET = frozenset(PACK)
+"""The 52 card codes, for membership tests."""
 
 
 def is_card(value: object) -> bool:
     """True when ``value`` is the code of a card of the 52-card pack."""
-    return isinstance(value, str) and value in _PACK_SET
+    return isinstance(value, str) and value in PACK_SET
 
 
 def rank_of(card: str) -> str:
