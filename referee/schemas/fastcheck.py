@@ -156,11 +156,19 @@ def _checked(field: fields.Field) -> tuple[Check, bool]:
 
 def _validator_test(validator: Callable) -> Check:
     """``test(value) -> bool``: the validator raises no ``ValidationError`` for ``value``.
-    ``OneOf`` over strings (card codes…) is a set lookup (its ``value in choices``)."""
+    ``OneOf`` over strings (card codes…) is a set lookup (its ``value in choices``); a
+    ``Length`` or ``Range`` is its own comparisons, in its own order; the free-text validator
+    (``fields.valid_text``) is ``text_problem``'s answer, which is what it raises on."""
     from marshmallow import validate
     if type(validator) is validate.OneOf and all(type(c) is str for c in validator.choices):
         choices = frozenset(validator.choices)
         return lambda value: type(value) is str and value in choices
+    if type(validator) is validate.Length:
+        return _length_test(validator.min, validator.max, validator.equal)
+    if type(validator) is validate.Range:
+        return _range_test(validator)
+    if validator is own.valid_text:
+        return lambda value: own.text_problem(value) is None
 
     def test(value: Any) -> bool:
         try:
@@ -168,6 +176,31 @@ def _validator_test(validator: Callable) -> Check:
         except ValidationError:
             return False
         return True
+    return test
+
+
+def _length_test(low: int | None, high: int | None, equal: int | None) -> Check:
+    """``Length.__call__`` as a test: ``len`` against ``equal``, else ``min`` then ``max``."""
+    if equal is not None:
+        return lambda value: len(value) == equal
+    if low is not None and high is not None:
+        return lambda value: low <= len(value) <= high
+    if low is not None:
+        return lambda value: len(value) >= low
+    if high is not None:
+        return lambda value: len(value) <= high
+    return lambda value: len(value) >= 0  # len still runs (a value without one raises)
+
+
+def _range_test(bounds: Any) -> Check:
+    """``Range.__call__`` as a test: the same comparisons, inclusive or not as it says."""
+    low, high = bounds.min, bounds.max
+    low_in, high_in = bounds.min_inclusive, bounds.max_inclusive
+
+    def test(value: Any) -> bool:
+        if low is not None and (value < low if low_in else value <= low):
+            return False
+        return not (high is not None and (value > high if high_in else value >= high))
     return test
 
 

@@ -1,0 +1,40 @@
+"""The compiled validator tests of ``referee.schemas.fastcheck`` (``Length``, ``Range``, the
+free-text validator) answer "passes" exactly when marshmallow's validator raises nothing, for
+every bound form the validators take and values at, inside and outside each bound (issue 11:
+a fast path is proven equal to the slow one)."""
+from __future__ import annotations
+
+import pytest
+from marshmallow import ValidationError, validate
+
+from referee.schemas import fastcheck
+from referee.schemas.fields import valid_text
+
+LENGTHS = [validate.Length(1, 64), validate.Length(0, 4), validate.Length(min=2),
+           validate.Length(max=3), validate.Length(equal=2), validate.Length()]
+RANGES = [validate.Range(1), validate.Range(0), validate.Range(0, 10000), validate.Range(max=5),
+          validate.Range(1, 5, min_inclusive=False), validate.Range(1, 5, max_inclusive=False),
+          validate.Range(-3, 3, min_inclusive=False, max_inclusive=False), validate.Range()]
+SIZED = ["", "a", "ab", "abc", "abcd", "x" * 64, "x" * 65, [], [1], [1, 2], [1, 2, 3, 4, 5],
+         {}, {"a": 1, "b": 2, "c": 3}]
+NUMBERS = [-10**30, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 9999, 10000, 10001, 2**64]
+TEXTS = ["ana", "Ana Lee", "", " ana", "ana ", "ana\u202e", "ana\x00", "\u3164", "e\u0301",
+         "\u00e9", "\u0301a", "❤\ufe0f", "a\ufe0f", "名前", "\u2800", "a\nb", "x" * 200]
+
+
+def raises_nothing(validator, value) -> bool:
+    try:
+        validator(value)
+    except ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("validator", LENGTHS + RANGES + [valid_text], ids=repr)
+def test_each_compiled_validator_test_is_the_validator(validator):
+    values = SIZED if isinstance(validator, validate.Length) else \
+        NUMBERS if isinstance(validator, validate.Range) else TEXTS
+    test = fastcheck._validator_test(validator)
+    assert [test(v) for v in values] == [raises_nothing(validator, v) for v in values]
+    assert any(test(v) for v in values)  # both answers are seen
+    assert not all(test(v) for v in values) or validator in (LENGTHS[-1], RANGES[-1])
