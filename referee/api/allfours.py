@@ -1,6 +1,8 @@
 """All Fours endpoints beyond the generic ones: scoring a trick sheet (AF-X1)."""
 from __future__ import annotations
 
+from flask import current_app
+
 from referee.api.parsing import Blueprint
 
 from referee.api.errors import PROBLEM_MIMETYPE, ProblemSchema
@@ -24,4 +26,7 @@ def score(body):
     Body ``{"sheet": {...}, "options": {...}}`` exactly as ``shared/cases/README.md`` describes.
     Points count in the order of AF-S6 and stop at the award that reaches the target.
     """
-    return score_sheet(ENGINE, body["sheet"], body.get("options"))
+    # Written as it is: ScoreResponseSchema's dump would copy it unchanged (issue 11:
+    # score_sheet answers exactly that schema's fields, types and order;
+    # tests/allfours/test_score_answer.py compares the two).
+    return current_app.json.response(score_sheet(ENGINE, body["sheet"], body.get("options")))

@@ -22,15 +22,15 @@ from tests.api.test_state_fastcheck import mutations
 CASES = Path(__file__).resolve().parents[1] / "cases" / "allfours"
 
 
-def bodies() -> list[dict]:
-    """Valid score bodies: the cases' sheets, the bench's, random ones."""
+def bodies(count: int = 40) -> list[dict]:
+    """Valid score bodies: the cases' sheets, the bench's, ``count`` random ones."""
     found = [{"sheet": SIX_TRICKS}, {"sheet": twelve_tricks(), "options": {"target": 21}}]
     for path in sorted(CASES.glob("*.json")):
         case = json.loads(path.read_text())
         if case.get("kind") == "trick-sheet":
             found.append({k: case[k] for k in ("sheet", "options") if k in case})
     rng = random.Random(5)
-    for _ in range(40):
+    for _ in range(count):
         options = random_options(rng)
         body = {"sheet": random_sheet(rng, (options or {}).get("target", 14))}
         if options is not None:

@@ -52,10 +52,10 @@ def score_sheet(engine, sheet: dict[str, Any], options: dict[str, Any] | None) -
     points, score, winner = _race(sheet, sides, resolved["target"], facts["awards"], lost_by)
     reneges = [{k: r[k] for k in ("player", "trick", "rule", "broke", "proven_by", "proven_at",
                                   "loses_game")} for r in every_renege]
-    return {"valid": True, "points": points, "winner": winner,
-            "high": facts["high"], "low": facts["low"], "jack": facts["jack"],
-            "game": facts["game"], "reneges": reneges, "score": score,
-            "trump": trump}
+    # the fields of the API's ScoreResponseSchema in its order: the API writes this as it is
+    return {"valid": True, "points": points, "score": score, "winner": winner,
+            "trump": trump, "high": facts["high"], "low": facts["low"], "jack": facts["jack"],
+            "game": facts["game"], "reneges": reneges}
 
 
 def sheet_facts(sheet: dict[str, Any], tricks: list[dict], sides: dict[str, list[str]],
