@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from referee.schemas.fastcheck import FastLoad
 from referee.schemas.fields import List, PlayerName
 
 
-class StateRequestSchema(Schema):
-    """``{"state": snapshot}`` — the snapshot is checked by the game's ``StateSchema``."""
+class StateRequestSchema(FastLoad, Schema):
+    """``{"state": snapshot}`` — the snapshot is checked by the game's ``StateSchema``.  A
+    valid body (this envelope and those below) is loaded without marshmallow's walk
+    (:class:`referee.schemas.fastcheck.FastLoad`)."""
 
     state = fields.Dict(required=True, metadata={"description": "a snapshot from setup/apply"})
 
