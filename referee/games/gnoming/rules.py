@@ -18,6 +18,8 @@ NEGATIVE_COUNTS = {"-1": 6, "-2": 8, "-3": 5, "-4": 3}
 DECK_COUNTS: dict[str, int] = {**POSITIVE_COUNTS, **NEGATIVE_COUNTS, MULLIGAN: 3, HAZARD: 3}
 """GN-C1: how many of each card the 110-card deck holds (82 positive, 22 negative, 6 special)."""
 
+CARD_NAMES = frozenset(DECK_COUNTS)
+"""The card names of the GN-C1 deck, for set tests."""
 DECK: tuple[str, ...] = tuple(card for card, n in DECK_COUNTS.items() for _ in range(n))
 DECK_SIZE = len(DECK)  # 110
 

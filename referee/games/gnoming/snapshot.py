@@ -26,7 +26,7 @@ from typing import Any, Callable
 from referee.games.base import MODES, UNKNOWN, ImpossibleState, InvalidSetup, Problems
 from referee.games.gnoming.judge import HOLDING_PHASES, face_down_count
 from referee.games.gnoming.rules import (
-                                         DECK_COUNTS, DECK_SIZE, HAZARD, POSITIONS, SIZE, is_card, is_position, is_positive, over_deck)
+                                         CARD_NAMES, DECK_COUNTS, DECK_SIZE, HAZARD, POSITIONS, SIZE, is_card, is_position, is_positive, over_deck)
 from referee.games.gnoming.scoring import check_round, player_count_problem
 from referee.games.gnoming.setup import round_starter
 from referee.games.gnoming.snapshot_turn import check_turn_record
@@ -35,7 +35,6 @@ PHASES = ("setup", "draw", *HOLDING_PHASES, "restart", "hazard", "reveal", "over
 STATE_KEYS = ("game", "mode", "players", "options", "seed", "round", "starter", "phase",
               "layouts", "draw_pile", "discard_piles", "removed", "flips_due", "turn",
               "went_out", "final_turns", "reshuffles", "history")
-CARD_NAMES = frozenset(DECK_COUNTS)
 CARD_OR_UNKNOWN = CARD_NAMES | {UNKNOWN}
 DIGITAL_CELLS = frozenset((card, up) for card in CARD_NAMES for up in (True, False))
 TABLE_CELLS = frozenset({(card, True) for card in CARD_NAMES} | {(UNKNOWN, False)})
@@ -197,6 +196,11 @@ def _cell_problem(cell: Any, table: bool) -> tuple[str, str, dict[str, str]]:
 def _card_list(cards: list, where: str, unknown_ok: bool, problems: Problems) -> list[str]:
     """The entries of ``cards`` that are cards (or ``"unknown"`` where allowed)."""
     allowed = CARD_OR_UNKNOWN if unknown_ok else CARD_NAMES
+    try:
+        if allowed.issuperset(cards):  # the usual case: only a str equals a card name
+            return cards
+    except TypeError:  # an unhashable entry
+        pass
     good = [card for card in cards if type(card) is str and card in allowed]
     if len(good) != len(cards):
         for i, card in enumerate(cards):
