@@ -7,7 +7,7 @@ possibility (the engine's ``check_snapshot``) before any rule is applied.
 from __future__ import annotations
 
 
-from flask import g
+from flask import current_app, g
 from flask.views import MethodView
 
 from referee.api.errors import MAX_LISTED, PROBLEM_MIMETYPE, Problem, ProblemSchema
@@ -36,6 +36,13 @@ def _snapshot(entry, body: dict):
     """The body's ``state``, checked once (:func:`referee.loading.load_state`), told whether
     the request guard saw a NaN or an infinity in the body (then it is never remembered)."""
     return load_state(entry, body["state"], finite=not g.get("json_nonfinite"))
+
+
+def _written(answer: dict):
+    """``answer`` written as it is by the app's JSON provider: the response schema of the view
+    (``@blp.response``) would dump it unchanged (issue 11: the views build exactly its fields,
+    types and order; ``tests/api/test_stateless_answers.py`` compares the two)."""
+    return current_app.json.response(answer)
 
 
 def _problems(description: str) -> dict:
@@ -109,8 +116,8 @@ def legal_actions(body, game):
     if player is not None and player not in entry.host_actors and player not in state["players"]:
         raise Problem("invalid-input", f"{player!r} is not a player in this state.",
                       errors=[{"field": "player", "message": "not seated in this state"}])
-    return {"actions": entry.engine.legal_actions(state, player),
-            "to_move": entry.engine.to_move(state)}
+    return _written({"actions": entry.engine.legal_actions(state, player),
+                     "to_move": entry.engine.to_move(state)})
 
 
 @blp.route("/<game>/validate", methods=["POST"])
@@ -126,9 +133,9 @@ def validate(body, game):
     action = load_action(entry, body["action"])
     found = entry.engine.violations(state, action)
     g.referee_verdict = [v.rule for v in found]  # counted by referee.ops.hooks
-    return {"legal": not found,
-            "violations": [violation_answer(v) for v in found[:MAX_LISTED]],
-            "violation_count": len(found)}
+    return _written({"legal": not found,
+                     "violations": [violation_answer(v) for v in found[:MAX_LISTED]],
+                     "violation_count": len(found)})
 
 
 @blp.route("/<game>/apply", methods=["POST"])
@@ -146,5 +153,6 @@ def apply(body, game):
     state = _snapshot(entry, body)
     action = load_action(entry, body["action"])
     new_state, events = entry.engine.apply(state, action)
-    return {"state": new_state, "events": events, "score": entry.engine.score(new_state),
-            "over": entry.engine.is_over(new_state)}
+    return _written({"state": new_state, "events": events,
+                     "score": entry.engine.score(new_state),
+                     "over": entry.engine.is_over(new_state)})
