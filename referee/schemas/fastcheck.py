@@ -28,8 +28,9 @@ from typing import Any, Callable
 from marshmallow import RAISE, INCLUDE, Schema, ValidationError, fields, missing
 
 from referee.schemas import fields as own
+from referee.schemas.validator_tests import (Check, only_lengths, remembering, text_only,
+                                             validator_test)
 
-Check = Callable[[Any], bool]
 
 _MISSING = object()
 
@@ -122,10 +123,10 @@ def _checked(field: fields.Field) -> tuple[Check, bool]:
         return _delegate(field), False
     base, identity = typed
     validators = tuple(field.validators)
-    if validators and not identity and not _only_lengths(validators):
+    if validators and not identity and not only_lengths(validators):
         return _delegate(field), False  # its validators see a transformed value
     allow_none = field.allow_none
-    tests = tuple(_validator_test(v) for v in validators)
+    tests = tuple(validator_test(v) for v in validators)
     if not tests:
         def check(value: Any) -> bool:
             if value is None:
@@ -151,63 +152,9 @@ def _checked(field: fields.Field) -> tuple[Check, bool]:
             if not test(value):
                 return False
         return True
+    if _scalar_type(field) is str and all(text_only(v) for v in validators):
+        return remembering(check_validated), identity
     return check_validated, identity
-
-
-def _validator_test(validator: Callable) -> Check:
-    """``test(value) -> bool``: the validator raises no ``ValidationError`` for ``value``.
-    ``OneOf`` over strings (card codes…) is a set lookup (its ``value in choices``); a
-    ``Length`` or ``Range`` is its own comparisons, in its own order; the free-text validator
-    (``fields.valid_text``) is ``text_problem``'s answer, which is what it raises on."""
-    from marshmallow import validate
-    if type(validator) is validate.OneOf and all(type(c) is str for c in validator.choices):
-        choices = frozenset(validator.choices)
-        return lambda value: type(value) is str and value in choices
-    if type(validator) is validate.Length:
-        return _length_test(validator.min, validator.max, validator.equal)
-    if type(validator) is validate.Range:
-        return _range_test(validator)
-    if validator is own.valid_text:
-        return lambda value: own.text_problem(value) is None
-
-    def test(value: Any) -> bool:
-        try:
-            validator(value)
-        except ValidationError:
-            return False
-        return True
-    return test
-
-
-def _length_test(low: int | None, high: int | None, equal: int | None) -> Check:
-    """``Length.__call__`` as a test: ``len`` against ``equal``, else ``min`` then ``max``."""
-    if equal is not None:
-        return lambda value: len(value) == equal
-    if low is not None and high is not None:
-        return lambda value: low <= len(value) <= high
-    if low is not None:
-        return lambda value: len(value) >= low
-    if high is not None:
-        return lambda value: len(value) <= high
-    return lambda value: len(value) >= 0  # len still runs (a value without one raises)
-
-
-def _range_test(bounds: Any) -> Check:
-    """``Range.__call__`` as a test: the same comparisons, inclusive or not as it says."""
-    low, high = bounds.min, bounds.max
-    low_in, high_in = bounds.min_inclusive, bounds.max_inclusive
-
-    def test(value: Any) -> bool:
-        if low is not None and (value < low if low_in else value <= low):
-            return False
-        return not (high is not None and (value > high if high_in else value >= high))
-    return test
-
-
-def _only_lengths(validators: tuple) -> bool:
-    """Length validators see the same length whatever the items became."""
-    from marshmallow import validate
-    return all(type(v) is validate.Length for v in validators)
 
 
 def _type_check(field: fields.Field) -> tuple[Check, bool] | None:

@@ -1,4 +1,4 @@
-"""The compiled validator tests of ``referee.schemas.fastcheck`` (``Length``, ``Range``, the
+"""The compiled validator tests of ``referee.schemas.validator_tests`` (``Length``, ``Range``, the
 free-text validator) answer "passes" exactly when marshmallow's validator raises nothing, for
 every bound form the validators take and values at, inside and outside each bound (issue 11:
 a fast path is proven equal to the slow one)."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from marshmallow import ValidationError, validate
 
-from referee.schemas import fastcheck
+from referee.schemas.validator_tests import validator_test
 from referee.schemas.fields import valid_text
 
 LENGTHS = [validate.Length(1, 64), validate.Length(0, 4), validate.Length(min=2),
@@ -34,7 +34,26 @@ def raises_nothing(validator, value) -> bool:
 def test_each_compiled_validator_test_is_the_validator(validator):
     values = SIZED if isinstance(validator, validate.Length) else \
         NUMBERS if isinstance(validator, validate.Range) else TEXTS
-    test = fastcheck._validator_test(validator)
+    test = validator_test(validator)
     assert [test(v) for v in values] == [raises_nothing(validator, v) for v in values]
     assert any(test(v) for v in values)  # both answers are seen
     assert not all(test(v) for v in values) or validator in (LENGTHS[-1], RANGES[-1])
+
+
+def test_a_remembered_name_check_answers_as_the_check_every_time():
+    """The player-name check (Length(1, 64) and the free-text rules) remembers the names it
+    passed: asked again and again, in any order, past the memory's bound (it is emptied and
+    starts again), it answers what the unremembered check does, and never passes a name
+    because another passed."""
+    from referee.schemas.fastcheck import _checked, _delegate
+    from referee.schemas.fields import PlayerName
+    from referee.schemas.validator_tests import REMEMBERED
+
+    field = PlayerName()
+    check = _checked(field)[0]
+    plain = _delegate(field)  # marshmallow's own deserialize, every time
+    names = TEXTS + [None, 3, ["ana"], "x" * 64, "Ana", "ANA"]
+    many = [f"p{i}" for i in range(REMEMBERED + 10)] + [f" p{i}" for i in range(20)]
+    for value in names * 3 + many + names + many[::-1] + names:
+        assert check(value) is plain(value), value
+    assert check("ana") and not check(" ana") and not check("ana\u202e")
