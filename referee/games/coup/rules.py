@@ -6,6 +6,8 @@ card the referee was not told about (COUP-X1).
 """
 from __future__ import annotations
 
+import functools
+
 from referee.games.base import UNKNOWN
 # HOST, the ``player`` of ``close_window`` (COUP-W1), reserved as a name; the turn actions
 # (COUP-T1), those naming a ``target`` (COUP-A9) and the rule defining each: declared with the
@@ -42,8 +44,10 @@ EXCHANGE_DRAW = {AMBASSADOR: 2, INQUISITOR: 1}
 """COUP-A7, A8a: cards an exchange draws (and returns)."""
 
 
+@functools.lru_cache(maxsize=8)
 def characters_in_game(exchanger: str) -> tuple[str, ...]:
-    """Return the five characters of a game whose exchanger is ``exchanger`` (COUP-S2)."""
+    """Return the five characters of a game whose exchanger is ``exchanger`` (COUP-S2);
+    worked out once per exchanger (a tuple: nobody can change it)."""
     return tuple(c for c in CHARACTERS if c not in EXCHANGERS or c == exchanger)
 
 

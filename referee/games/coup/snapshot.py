@@ -8,6 +8,7 @@ The state layout is documented in :mod:`referee.games.coup.engine` and
 """
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Any
 
@@ -143,11 +144,23 @@ def _check_cards_list(cards: Any, where: str, mode: str, in_game: tuple,
     if not isinstance(cards, list):
         problems.flag("COUP-S2", "coup.snapshot.not_a_list", where, place=where)
         return
+    try:  # the usual case, one set test: only a str equals a character's name
+        if _allowed(in_game, mode == "table").issuperset(cards):
+            return
+    except TypeError:  # an unhashable entry: the per-card pass names it
+        pass
     for i, card in enumerate(cards):
         if not is_card_name(card, mode) or (card != UNKNOWN and card not in in_game):
             code = ("coup.snapshot.unknown_here" if card == UNKNOWN
                     else "coup.snapshot.not_a_card")
             problems.flag("COUP-S2", code, f"{where}[{i}]", place=where, i=i, name=repr(card))
+
+
+@functools.lru_cache(maxsize=16)
+def _allowed(in_game: tuple[str, ...], table: bool) -> frozenset[str]:
+    """The card names a list of ``_check_cards_list`` may hold: the characters in the game,
+    and ``"unknown"`` in table mode (COUP-S2, COUP-X1)."""
+    return frozenset(in_game) | ({UNKNOWN} if table else set())
 
 
 def _check_turn_types(state: dict, problems: Problems) -> None:
