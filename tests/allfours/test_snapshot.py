@@ -109,3 +109,26 @@ def test_af_i1_table_claims_and_reneges_must_be_those_the_tricks_imply():
 def test_af_s6_in_the_first_deal_the_score_is_this_hands_points():
     fields, rules = _tampered(lambda s: s.update(score={"ana": 13, "ben": 0}))
     assert fields == {"state.score"} and rules == {"AF-S6"}
+
+
+@pytest.mark.parametrize("place", ["hand", "exposed", "stock", "kick", "trick"])
+def test_af_d1_a_digital_snapshot_names_every_card_wherever_it_lies(place):
+    """``"unknown"`` (a face-down card, table mode only) anywhere in a digital snapshot is
+    AF-D1's ``digital_unknown``, whichever list holds it."""
+    def change(state):
+        if place == "exposed":
+            state["exposed"]["ana"].append(state["hands"]["ana"].pop())
+        lists = {"hand": state["hands"]["ben"], "exposed": state["exposed"]["ana"],
+                 "stock": state["stock"], "kick": state["kicks"],
+                 "trick": (state["tricks"] + [state["trick"]])[0]["cards"]}
+        if not lists[place]:
+            pytest.skip(f"no card in the {place} of this state")
+        lists[place][-1] = "unknown"
+    state = copy.deepcopy(two_player_play())
+    if place == "trick":  # one card played: the trick holds it
+        play = next(a for a in ENGINE.legal_actions(state) if a["type"] == "play")
+        state = ENGINE.apply(state, play)[0]
+    change(state)
+    with pytest.raises(ImpossibleState) as err:
+        ENGINE.check_snapshot(state)
+    assert "allfours.snapshot.digital_unknown" in {v.code for v in err.value.violations}

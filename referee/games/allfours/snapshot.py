@@ -200,19 +200,27 @@ def _table_hands(state, problems: Problems) -> None:
             problems.flag("AF-S1", "allfours.snapshot.dealt", f"state.dealt.{p}", player=p)
 
 
-def _check_cards(state, problems: Problems) -> None:
+def _places(state) -> list[tuple[str, list]]:
+    """Every place cards lie, as ``(field, cards)``: hands, exposed, kicks, stock, tricks."""
     players = state["players"]
     places = [(f"state.hands.{p}", state["hands"][p]) for p in players]
     places += [(f"state.exposed.{p}", state["exposed"][p]) for p in players]
     places += [("state.kicks", state["kicks"]), ("state.stock", state["stock"])]
-    places += [(f"state.tricks[{i}]", trick["cards"])
-               for i, trick in enumerate(state["tricks"] + [state["trick"]])]
-    cards = [c for _, held in places for c in held]
-    if state["mode"] == "digital" and any(c == UNKNOWN for c in cards):
+    return places + [(f"state.tricks[{i}]", trick["cards"])
+                     for i, trick in enumerate(state["tricks"] + [state["trick"]])]
+
+
+def _check_cards(state, problems: Problems) -> None:
+    players = state["players"]
+    tricks = state["tricks"] + [state["trick"]]
+    cards = [c for p in players for c in state["hands"][p]]  # the places of _places, in order
+    cards += [c for p in players for c in state["exposed"][p]]
+    cards += state["kicks"] + state["stock"] + [c for trick in tricks for c in trick["cards"]]
+    if state["mode"] == "digital" and UNKNOWN in cards:
         problems.flag("AF-D1", "allfours.snapshot.digital_unknown", "state.hands")
     if not distinct_cards(cards):  # then _card_problems finds what is wrong, and where
-        problems.items += _card_problems([(where, c) for where, held in places for c in held],
-                                         full_pack=False)
+        problems.items += _card_problems([(where, c) for where, held in _places(state)
+                                          for c in held], full_pack=False)
     if problems:
         return
     if state["mode"] == "table":
@@ -223,16 +231,18 @@ def _check_cards(state, problems: Problems) -> None:
         problems.flag("AF-K1", "allfours.snapshot.trump", "state.trump")
     runs = len(state["kicks"]) - 1 if state["beg"] == "run_pack" else 0
     dealt_each = HAND_SIZE + RUN_SIZE * runs
-    played = Counter(p for t in state["tricks"] + [state["trick"]] for p in t["players"])
+    played = Counter(p for t in tricks for p in t["players"])  # every one hashable, then
+    by_player: dict[Any, list[str]] = {p: [] for p in players}
+    for trick in tricks:
+        for card, who in zip(trick["cards"], trick["players"]):
+            by_player.setdefault(who, []).append(card)  # a non-player's: never read
     for p in players:
         held = len(state["hands"][p]) + len(state["exposed"][p]) + played[p]
         if held != dealt_each:
             problems.flag("AF-D3", "allfours.snapshot.hand_size", f"state.hands.{p}", player=p,
                           held=held, dealt=dealt_each)
-        by_player = [c for t in state["tricks"] + [state["trick"]]
-                     for c, who in zip(t["cards"], t["players"]) if who == p]
         if state["mode"] == "digital" and sorted(state["dealt"][p]) != sorted(
-                state["hands"][p] + state["exposed"][p] + by_player):
+                state["hands"][p] + state["exposed"][p] + by_player[p]):
             problems.flag("AF-S1", "allfours.snapshot.dealt", f"state.dealt.{p}", player=p)
     for i, trick in enumerate(state["tricks"]):
         if len(trick["cards"]) != len(players) or len(trick["players"]) != len(players):
