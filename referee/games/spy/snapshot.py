@@ -16,7 +16,7 @@ from referee.games.spy.rules import (BOMBS, EXPOSURE_ORDER, TOP_SECRET_2, base_c
                                      movement_table, short_repr)
 from referee.games.spy.setup import (GAME, LAYOUT_KEYS, RULES_VERSION, colours_problems,
                                      layout_problems, options_problems, players_problems)
-from referee.games.spy.table import domains, has_arrangement
+from referee.games.spy.table import base_has_arrangement
 
 STATE_KEYS = ("game", "rules_version", "mode", "seed", "options", "players", "colours", "bases",
               "eliminated", "winner", "turn", "log")
@@ -160,7 +160,7 @@ def _knowledge_problems(base: dict[str, Any], deck: tuple[str, ...],
         if not set(cands[pos]) <= set(BOMBS):
             problems.flag("SPY-R4", "spy.snapshot.lit_candidates", f"{where}.candidates[{pos}]",
                           position=pos)
-    if not has_arrangement(domains(base), deck):
+    if not base_has_arrangement(base, deck):
         problems.flag("SPY-C1", "spy.snapshot.no_arrangement", f"{where}.candidates")
 
 

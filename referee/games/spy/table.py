@@ -79,6 +79,22 @@ def has_arrangement(position_domains: Sequence[Iterable[str]], deck: Sequence[st
     return _arrangement(doms) is not None
 
 
+def base_has_arrangement(base: Mapping[str, Any], deck: Sequence[str]) -> bool:
+    """``has_arrangement(domains(base), deck)``, answered at once when every card of the base
+    is known, once each, a card of ``deck`` among its position's candidates (digital mode):
+    the one arrangement is then the cards themselves, and it fits.  Any other base is worked
+    out by :func:`has_arrangement` (``tests/spy/test_arrangement_fast.py`` compares both)."""
+    cards, cands = base["cards"], base["candidates"]
+    try:
+        if (len(cards) == len(deck) == len(cands) and UNKNOWN not in cards
+                and len(set(cards)) == len(cards) and set(deck).issuperset(cards)
+                and all(card in options for card, options in zip(cards, cands))):
+            return True
+    except TypeError:  # an unhashable card
+        pass
+    return has_arrangement(domains(base), deck)
+
+
 def _arrangement(doms: Sequence[Sequence[str]]) -> dict[int, str] | None:
     """One arrangement ``{position: card}`` (each card once, from each domain), or ``None``.
 
