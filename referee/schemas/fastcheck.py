@@ -128,9 +128,12 @@ def _checked(field: fields.Field) -> tuple[Check, bool]:
     allow_none = field.allow_none
     tests = tuple(validator_test(v) for v in validators)
     if not tests:
+        if not allow_none:  # every base test refuses None (its type is none of theirs)
+            return base, identity
+
         def check(value: Any) -> bool:
             if value is None:
-                return allow_none
+                return True
             return base(value)
         return check, identity
 

@@ -57,3 +57,43 @@ def test_a_remembered_name_check_answers_as_the_check_every_time():
     for value in names * 3 + many + names + many[::-1] + names:
         assert check(value) is plain(value), value
     assert check("ana") and not check(" ana") and not check("ana\u202e")
+
+
+def _fields_of(schema, seen=None):
+    """Every field of ``schema``, nested schemas', lists' items and dicts' keys and values."""
+    from marshmallow import fields as ma_fields
+    seen = set() if seen is None else seen
+    todo = list(schema.load_fields.values())
+    while todo:
+        field = todo.pop()
+        if id(field) in seen:
+            continue
+        seen.add(id(field))
+        yield field
+        if isinstance(field, ma_fields.List):
+            todo.append(field.inner)
+        elif isinstance(field, ma_fields.Dict):
+            todo += [f for f in (field.key_field, field.value_field) if f is not None]
+        elif isinstance(field, ma_fields.Nested) and not field.many:
+            yield from _fields_of(field.schema, seen)
+
+
+def test_every_compiled_field_check_answers_none_as_marshmallow():
+    """A field's compiled check of ``null`` (a field refusing it hands back its bare type
+    test, which must refuse it too) is marshmallow's answer, for every field of every game's
+    snapshot, action and request schemas."""
+    from referee.registry import GAMES
+    from referee.schemas.allfours import ScoreRequestSchema
+    from referee.schemas.common import ActionRequestSchema, LegalActionsRequestSchema
+    from referee.schemas.fastcheck import _checked, _delegate
+
+    schemas = [ScoreRequestSchema(), ActionRequestSchema(), LegalActionsRequestSchema()]
+    for entry in GAMES.values():
+        schemas += [entry.schemas.StateSchema()] + [cls() for cls in
+                                                   entry.schemas.ACTION_SCHEMAS.values()]
+    checked = 0
+    for schema in schemas:
+        for field in _fields_of(schema):
+            assert _checked(field)[0](None) is _delegate(field)(None), (schema, field)
+            checked += 1
+    assert checked > 100
