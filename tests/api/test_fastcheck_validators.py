@@ -30,7 +30,8 @@ def raises_nothing(validator, value) -> bool:
     return True
 
 
-@pytest.mark.parametrize("validator", LENGTHS + RANGES + [valid_text], ids=repr)
+@pytest.mark.parametrize("validator", LENGTHS + RANGES + [valid_text],
+                         ids=lambda v: "valid_text" if v is valid_text else repr(v))
 def test_each_compiled_validator_test_is_the_validator(validator):
     values = SIZED if isinstance(validator, validate.Length) else \
         NUMBERS if isinstance(validator, validate.Range) else TEXTS
