@@ -18,11 +18,12 @@ QUOTE_CHARS = 64
 
 def clip(text: str, limit: int = QUOTE_CHARS) -> str:
     """``text`` cut to ``limit`` characters plus "…" when longer, else as it is; a quoted
-    text (``'…'``, ``"…"``) keeps its closing quote."""
+    text (``'…'``, ``"…"``) is measured and cut inside its quotes and keeps both, so a value
+    quoted and cut once is not cut again (``clip(clip(t)) == clip(t)``)."""
+    if len(text) > 2 and text[0] in "'\"" and text[-1] == text[0]:  # the quotes do not count
+        return text if len(text) - 2 <= limit else text[:limit + 1] + "…" + text[0]
     if len(text) <= limit:
         return text
-    if len(text) > 2 and text[0] in "'\"" and text[-1] == text[0]:
-        return text[:limit] + "…" + text[0]
     return text[:limit] + "…"
 
 

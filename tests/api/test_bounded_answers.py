@@ -98,4 +98,8 @@ def test_the_whole_problem_body_is_bounded(app):
 def test_clip():
     assert clip("abc") == "abc"
     assert clip("a" * 65) == "a" * 64 + "…"
-    assert clip("'" + "a" * 70 + "'") == "'" + "a" * 63 + "…'"
+    # a quoted value keeps its first 64 characters inside its quotes (README "Errors"), and a
+    # value quoted and cut once is not cut again (an engine's message passes bounded_params)
+    assert clip("'" + "a" * 70 + "'") == "'" + "a" * 64 + "…'"
+    assert clip(clip("'" + "a" * 70 + "'")) == "'" + "a" * 64 + "…'"
+    assert clip("'" + "a" * 64 + "'") == "'" + "a" * 64 + "'"

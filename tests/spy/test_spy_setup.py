@@ -1,6 +1,7 @@
 """Setup of Spy (SPY-C1…C3, SPY-S1…S3): decks, colours, base sizes, entered and dealt bases."""
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -203,3 +204,16 @@ def test_spy_messages_quote_a_value_as_every_message_does():
     assert short_repr("q" * 100) == "'" + "q" * 64 + "…'"
     assert short_repr(None) == "null" and short_repr(True) == "true"
     assert short_repr(list(range(40))) == str(list(range(40)))[:64] + "…"
+
+
+def test_a_spy_snapshot_message_quotes_64_characters_of_the_value(client):
+    """SPY-S2: an unknown log entry type is quoted in the verdict with its first 64 characters
+    then "…", as README "Errors" says of every quoted value (the engine quotes it once and the
+    answer's bounds, ``bounded_params``, must not cut it again: it showed 63)."""
+    state = client.post("/v1/games/spy/setup", json={"players": ["ana", "ben"], "seed": 3}
+                        ).get_json()["state"]
+    state["log"] = [{"type": "q" * 100}]
+    answer = client.post("/v1/games/spy/validate", json={
+        "state": state, "action": {"type": "end_turn", "player": "ana"}}).get_json()
+    text = json.dumps(answer, ensure_ascii=False)
+    assert "'" + "q" * 64 + "…'" in text, text[:400]
