@@ -1,5 +1,6 @@
 """The one-pass card tests of a Gnoming snapshot (issue 11) give the per-card tests' verdict:
-``scoring._all_cards`` (a finished round's layout rows, GN-C1) is ``all(is_card(card) ...)``
+``card_sets.all_in(CARD_NAMES, row)`` (a finished round's layout rows, GN-C1) is
+``all(is_card(card) ...)``
 and ``snapshot._card_list`` (the draw pile, the discard piles, the held card) answers the
 cards and flags the problems its per-card pass does — on the rows and piles of states of
 seeded random games, each card replaced in turn by near misses (``"unknown"``, other games'
@@ -11,8 +12,8 @@ import pytest
 from bench.payloads import playout, setup_body
 from referee.games.base import Problems
 from referee.games.gnoming import snapshot
-from referee.games.gnoming.rules import is_card
-from referee.games.gnoming.scoring import _all_cards
+from referee.games.common.card_sets import all_in
+from referee.games.gnoming.rules import CARD_NAMES, is_card
 
 NEAR_MISSES = ("unknown", "9", "0", "-5", "m", "H ", "", 3, -1, None, True, 1.5, ["3"],
                {"card": "3"})
@@ -54,7 +55,7 @@ def test_gn_c1_the_one_pass_card_tests_agree_with_the_per_card_tests(mode):
         for state, _ in steps[::75]:
             for cards in _lists(state):
                 for variant in _variants(cards):
-                    fine = _all_cards(variant)
+                    fine = all_in(CARD_NAMES, variant)
                     assert fine == all(is_card(c) for c in variant), variant
                     verdicts[fine] += 1
                     for unknown_ok in (False, True):

@@ -18,6 +18,7 @@ from referee.games.allfours.rules import (HAND_SIZE, MAX_HAND, RUN_SIZE, max_run
                                           trick_winner_index)
 from referee.games.base import (UNKNOWN, ImpossibleState, InvalidSetup, Problems, Violation,
                                 violation)
+from referee.games.common.card_sets import distinct_in
 from referee.games.common.cards import PACK, PACK_SET, is_card, suit_of
 
 PHASES = ("deal", "beg", "answer", "play", "hand_over", "game_over")
@@ -85,11 +86,7 @@ def distinct_cards(cards: list[Any]) -> bool:
     """True when every entry of ``cards`` but ``"unknown"`` is a card of the pack and none is
     there twice: exactly when :func:`_card_problems` (without ``full_pack``) finds nothing, in
     one pass and without naming places (``tests/allfours/test_snapshot_cards_fast.py``)."""
-    try:
-        known = [c for c in cards if c != UNKNOWN]
-        return len(set(known)) == len(known) and PACK_SET.issuperset(known)
-    except TypeError:  # an unhashable entry: _card_problems says what it makes of it
-        return False
+    return distinct_in(cards, PACK_SET, unknown_ok=True)
 
 
 def check(engine, state: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from referee.games.base import (MODES, REFEREE, UNKNOWN, ImpossibleState, Problems,
                                 violation)
+from referee.games.common.card_sets import all_in
 from referee.games.common.options import snapshot_option_problems
 from referee.games.coup.apply import (ACTION_CHALLENGE, ACTION_PROOF, BLOCK, BLOCK_CHALLENGE,
                                       BLOCK_PROOF, CHOOSE, CONTINUATIONS, DECIDE, DECLARE, END,
@@ -144,11 +145,8 @@ def _check_cards_list(cards: Any, where: str, mode: str, in_game: tuple,
     if not isinstance(cards, list):
         problems.flag("COUP-S2", "coup.snapshot.not_a_list", where, place=where)
         return
-    try:  # the usual case, one set test: only a str equals a character's name
-        if _allowed(in_game, mode == "table").issuperset(cards):
-            return
-    except TypeError:  # an unhashable entry: the per-card pass names it
-        pass
+    if all_in(_allowed(in_game, mode == "table"), cards):  # the usual case, one set test
+        return
     for i, card in enumerate(cards):
         if not is_card_name(card, mode) or (card != UNKNOWN and card not in in_game):
             code = ("coup.snapshot.unknown_here" if card == UNKNOWN

@@ -15,6 +15,7 @@ import functools
 from typing import Any, Sequence
 
 from referee.games.base import ImpossibleState, Problems
+from referee.games.common.card_sets import all_in
 from referee.games.gnoming.rules import (
                                          CARD_NAMES, CARDS_TEXT, HAZARD, HAZARD_POINTS, LINES, MULLIGAN, OUT_FIRST_BONUS, POSITIONS, SIZE,
                                          is_card, is_negative, is_positive, over_deck, value)
@@ -162,7 +163,7 @@ def player_count_problem(count: int, allow_two: bool) -> tuple[str, dict[str, in
 def grid_problems(grid: Any, where: str, problems: Problems) -> bool:
     """Add a GN-S1/GN-C1 problem for a grid that is not 3×3 rows of card names; True if fine."""
     if type(grid) is list and len(grid) == SIZE and all(
-            type(row) is list and len(row) == SIZE and _all_cards(row) for row in grid):
+            type(row) is list and len(row) == SIZE and all_in(CARD_NAMES, row) for row in grid):
         return True
     if not isinstance(grid, list) or len(grid) != SIZE:
         problems.flag('GN-S1', "gnoming.sheet.row_count", where, at=where)
@@ -178,15 +179,6 @@ def grid_problems(grid: Any, where: str, problems: Problems) -> bool:
                 problems.flag('GN-C1', "gnoming.sheet.not_a_card", f'{where}[{r}][{c}]', entered=repr(card), at=where, r=r, c=c, cards_text=CARDS_TEXT)
                 fine = False
     return fine
-
-
-def _all_cards(row: list) -> bool:
-    """``all(is_card(card) for card in row)`` by one set test: only a str equals a card name,
-    and an unhashable entry is no card."""
-    try:
-        return CARD_NAMES.issuperset(row)
-    except TypeError:
-        return False
 
 
 def check_round(data: Any, where: str, options: dict[str, Any], problems: Problems) -> list[str]:

@@ -25,8 +25,9 @@ from typing import Any, Callable
 
 from referee.games.base import MODES, UNKNOWN, ImpossibleState, InvalidSetup, Problems
 from referee.games.gnoming.judge import HOLDING_PHASES, face_down_count
+from referee.games.common.card_sets import all_in
 from referee.games.gnoming.rules import (
-                                         CARD_NAMES, DECK_COUNTS, DECK_SIZE, HAZARD, POSITIONS, SIZE, is_card, is_position, is_positive, over_deck)
+                                         CARD_NAMES, DECK_SIZE, HAZARD, POSITIONS, SIZE, is_card, is_position, is_positive, over_deck)
 from referee.games.gnoming.scoring import check_round, player_count_problem
 from referee.games.gnoming.setup import round_starter
 from referee.games.gnoming.snapshot_turn import check_turn_record
@@ -196,11 +197,8 @@ def _cell_problem(cell: Any, table: bool) -> tuple[str, str, dict[str, str]]:
 def _card_list(cards: list, where: str, unknown_ok: bool, problems: Problems) -> list[str]:
     """The entries of ``cards`` that are cards (or ``"unknown"`` where allowed)."""
     allowed = CARD_OR_UNKNOWN if unknown_ok else CARD_NAMES
-    try:
-        if allowed.issuperset(cards):  # the usual case: only a str equals a card name
-            return cards
-    except TypeError:  # an unhashable entry
-        pass
+    if all_in(allowed, cards):  # the usual case, one set test
+        return cards
     good = [card for card in cards if type(card) is str and card in allowed]
     if len(good) != len(cards):
         for i, card in enumerate(cards):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from referee.games.base import MODES, REFEREE, UNKNOWN, InvalidSetup, Problems
+from referee.games.common.card_sets import distinct_in
 from referee.games.common.shuffle import rng, shuffled
 from referee.games.spy.positions import FACINGS
 from referee.games.spy.rules import (BOMB_2, COLOURS, SPY, allowed_colours, base_cards,
@@ -94,7 +95,7 @@ def layout_problems(base: Any, deck: tuple[str, ...], mode: str, problems: Probl
             problems.flag("SPY-S1", "spy.base.size", f"{where}.cards", size=size,
                           count=len(cards))
         seen: set[str] = set()
-        for i, card in enumerate([] if _plain(cards, deck, mode) else cards):
+        for i, card in enumerate([] if distinct_in(cards, frozenset(deck), mode == "table") else cards):
             if card == UNKNOWN and mode == "table":
                 continue
             problem = _card_problem(card, deck, mode)
@@ -112,16 +113,6 @@ def layout_problems(base: Any, deck: tuple[str, ...], mode: str, problems: Probl
         problems.flag("SPY-S2", "spy.base.facing", f"{where}.facing",
                       given=short_repr(base.get("facing")))
     return len(problems.items) == before
-
-
-def _plain(cards: list, deck: tuple[str, ...], mode: str) -> bool:
-    """True when ``cards`` are distinct cards of ``deck`` (or "unknown" in table mode): the
-    common case, checked at once."""
-    known = [c for c in cards if not (c == UNKNOWN and mode == "table")]
-    try:
-        return set(deck).issuperset(known) and len(set(known)) == len(known)
-    except TypeError:  # an unhashable entry
-        return False
 
 
 def _card_problem(card: Any, deck: tuple[str, ...], mode: str) -> tuple[str, dict] | None:

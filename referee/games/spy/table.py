@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.games.base import UNKNOWN
+from referee.games.common.card_sets import distinct_in
 from referee.games.spy.rules import BOMBS, CARD_TYPE, EXPOSURE_ORDER, SAFE, TOP_SECRET
 
 ANSWERS = ("safe", "top_secret", "exposed", "tsss", "lit_bomb", "already_exposed")
@@ -85,13 +86,9 @@ def base_has_arrangement(base: Mapping[str, Any], deck: Sequence[str]) -> bool:
     the one arrangement is then the cards themselves, and it fits.  Any other base is worked
     out by :func:`has_arrangement` (``tests/spy/test_arrangement_fast.py`` compares both)."""
     cards, cands = base["cards"], base["candidates"]
-    try:
-        if (len(cards) == len(deck) == len(cands) and UNKNOWN not in cards
-                and len(set(cards)) == len(cards) and set(deck).issuperset(cards)
-                and all(card in options for card, options in zip(cards, cands))):
-            return True
-    except TypeError:  # an unhashable card
-        pass
+    if (len(cards) == len(deck) == len(cands) and distinct_in(cards, frozenset(deck), False)
+            and all(card in options for card, options in zip(cards, cands))):
+        return True
     return has_arrangement(domains(base), deck)
 
 
