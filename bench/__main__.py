@@ -100,7 +100,7 @@ NEW = " (new snapshot)"
 
 def new_snapshots(bodies: dict, redis_url: str, logs: Path, rate: float, args) -> dict:
     """validate, apply and legal-actions again, on a server that checks every snapshot as if
-    it had never seen it (the memo of passed snapshots off, ``referee.checked_memo``): the
+    it had never seen it (the memo of passed snapshots off, ``referee.matches.checked_memo``): the
     cost of a snapshot's first request.  The main rows send one body again and again, as the
     phones of a table do between two moves, so their snapshot is checked once per worker."""
     out = {}

@@ -6,7 +6,7 @@ and no schema.
 """
 from flask import g, request
 
-from referee.app import create_app
+from referee.serving.app import create_app
 
 app = create_app()
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from referee.app import create_app
+from referee.serving.app import create_app
 
 PATHS = ("/livez", "/v1/games/spy")
 

@@ -28,7 +28,7 @@ import redis  # noqa: E402
 
 from bench.payloads import setup_body  # noqa: E402
 from bench.tables import SEED, moves  # noqa: E402
-from referee.app import create_app  # noqa: E402
+from referee.serving.app import create_app  # noqa: E402
 from referee.registry import GAMES  # noqa: E402
 
 

@@ -66,7 +66,7 @@ def render(*, runs, rate, engines, memory, command, worker_class, seconds, smoke
               "both see the same share of a busy machine.",
               "- A stateless row sends one body again and again, as a table's phones do "
               "between two moves: each worker checks that snapshot once and remembers it "
-              "passed (`referee.checked_memo`). A *(new snapshot)* row is served with that "
+              "passed (`referee.matches.checked_memo`). A *(new snapshot)* row is served with that "
               "memo off (`REFEREE_SNAPSHOT_MEMO=0`): every request's snapshot checked, the "
               "cost of a snapshot sent for the first time.",
               ]

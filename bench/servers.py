@@ -1,10 +1,10 @@
 """The processes a bench run starts and stops: a private redis-server and gunicorn.
 
 Both listen on 127.0.0.1 on a free port.  gunicorn runs exactly as ``referee serve`` would
-(:func:`referee.cli.serve_argv`: the product's settings module ``referee.gunicorn_conf``,
-whatever worker class it names) with 2 workers; only the WSGI app differs between the bare
-Flask ceiling, the product's echo and the product itself.  Server CPU is read from
-``/proc/<pid>/stat`` (utime + stime of every worker process, all its threads included).
+(:func:`referee.serving.cli.serve_argv`: the product's settings module
+``referee.serving.gunicorn_conf``, whatever worker class it names) with 2 workers; only the WSGI app
+differs between the bare Flask ceiling, the product's echo and the product itself.  Server CPU is
+read from ``/proc/<pid>/stat`` (utime + stime of every worker process, all its threads included).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import redis
 
-from referee.cli import serve_argv
+from referee.serving.cli import serve_argv
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKERS = 2

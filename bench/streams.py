@@ -56,13 +56,13 @@ def free_port() -> int:
 
 
 def start_server(redis_url: str, port: int) -> subprocess.Popen:
-    """``gunicorn -w 1`` with the shipped settings (referee.worker's gevent worker) and room for
-    4000 connections, on ``port``; waits for /readyz."""
+    """``gunicorn -w 1`` with the shipped settings (referee.serving.worker's gevent worker) and room
+    for 4000 connections, on ``port``; waits for /readyz."""
     env = {**os.environ, **BUDGETS, "REDIS_URL": redis_url, "REFEREE_LOG_LEVEL": "WARNING"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--config", "python:referee.gunicorn_conf",
+        [sys.executable, "-m", "gunicorn", "--config", "python:referee.serving.gunicorn_conf",
          "--worker-connections", "4000", "--workers", "1",
-         "--access-logfile", "/dev/null", "--bind", f"127.0.0.1:{port}", "referee.wsgi:app"],
+         "--access-logfile", "/dev/null", "--bind", f"127.0.0.1:{port}", "referee.serving.wsgi:app"],
         cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -20,7 +20,7 @@ import time
 os.environ["REFEREE_RATE_LIMITS"] = "off"
 
 from referee.api.limits import MAX_ITEMS  # noqa: E402
-from referee.app import create_app  # noqa: E402
+from referee.serving.app import create_app  # noqa: E402
 
 LIMIT = 256 * 1024 - 512
 GAMES = {"coup": {"players": ["ana", "ben", "cy"]},

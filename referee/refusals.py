@@ -1,9 +1,9 @@
 """Why the service refuses a request, outside the rules of a game: HTTP-free exceptions.
 
-The match service (:mod:`referee.matches`) and the loaders (:mod:`referee.loading`) raise
-these; :mod:`referee.api.errors` maps each to exactly one problem type (its ``slug``, e.g.
-``"version-conflict"`` → 409) and adds the HTTP headers it implies.  Rule failures are the
-engines' errors (:mod:`referee.games.base`), not these.
+The match service (:mod:`referee.matches.service`) and the loaders (:mod:`referee.matches.loading`)
+raise these; :mod:`referee.api.errors` maps each to exactly one problem type (its ``slug``, e.g.
+``"version-conflict"`` → 409) and adds the HTTP headers it implies.  Rule failures are the engines'
+errors (:mod:`referee.games.base`), not these.
 """
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ import pytest
 # turns them on explicitly (tests/test_limits.py).
 os.environ["REFEREE_RATE_LIMITS"] = "off"
 
-from referee.app import create_app  # noqa: E402
-from referee.checked_memo import MEMO  # noqa: E402
+from referee.serving.app import create_app  # noqa: E402
+from referee.matches.checked_memo import MEMO  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 CASES_DIR = Path(os.environ.get("REFEREE_CASES_DIR", REPO / "tests" / "cases"))
@@ -22,7 +22,7 @@ CASES_DIR = Path(os.environ.get("REFEREE_CASES_DIR", REPO / "tests" / "cases"))
 
 @pytest.fixture(autouse=True)
 def _fresh_snapshot_memo():
-    """Each test starts with no snapshot remembered as checked (referee.checked_memo), so
+    """Each test starts with no snapshot remembered as checked (referee.matches.checked_memo), so
     what one test sent cannot spare another test's check."""
     MEMO.clear()
 

@@ -1,4 +1,5 @@
-"""A real gunicorn serving ``referee.wsgi:app`` with the shipped settings, on a loopback port."""
+"""A real gunicorn serving ``referee.serving.wsgi:app`` with the shipped settings, on a loopback
+port."""
 from __future__ import annotations
 
 import os
@@ -19,14 +20,14 @@ that builds the OpenAPI document before serving."""
 @contextmanager
 def gunicorn(port: int, env: dict[str, str] | None = None, workers: int = 1,
              output: Path | None = None):
-    """Run gunicorn (``--config python:referee.gunicorn_conf``) on ``127.0.0.1:port`` with
+    """Run gunicorn (``--config python:referee.serving.gunicorn_conf``) on ``127.0.0.1:port`` with
     ``env`` added to the environment; yields the base URL once ``/readyz`` answers 200, and
     stops the server afterwards.  Its log lines go to the file ``output`` when given."""
     full = {**os.environ, "REFEREE_LOG_LEVEL": "WARNING", **(env or {})}
     sink = output.open("wb") if output is not None else subprocess.DEVNULL
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--config", "python:referee.gunicorn_conf",
-         "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "referee.wsgi:app"],
+        [sys.executable, "-m", "gunicorn", "--config", "python:referee.serving.gunicorn_conf",
+         "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "referee.serving.wsgi:app"],
         cwd=REPO, env=full, stdout=sink, stderr=sink)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.checked_memo import MEMO
+from referee.matches.checked_memo import MEMO
 from referee.games.base import MODES
 from referee.registry import GAMES
 from tests.conformance_checks import NAMES, Budget, playout
@@ -66,7 +66,7 @@ def test_conformance_http_setup_and_apply_agree_with_the_engine(client, game):
 def test_each_request_checks_its_snapshot_exactly_once(client, monkeypatch, game):
     """/apply, /validate and /legal-actions check the snapshot sent once, at the boundary
     (issue 10): the engine's later calls trust the checked state; the same snapshot sent
-    again is not checked a second time (issue 11, :mod:`referee.checked_memo`)."""
+    again is not checked a second time (issue 11, :mod:`referee.matches.checked_memo`)."""
     engine = GAMES[game].engine
     state = engine.setup({**GAMES[game].example_setup, "mode": "digital",
                           "options": engine.resolve_options({})}, 5)
@@ -90,7 +90,7 @@ def test_each_request_checks_its_snapshot_exactly_once(client, monkeypatch, game
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_match_s_stored_state_is_never_checked_again(client, monkeypatch, game):
     """A match's state comes from the service's own store, written by the engine from checked
-    input (referee.matches.stored): its reads and moves check no snapshot at all; the setup
+    input (referee.matches.service.stored): its reads and moves check no snapshot at all; the setup
     body was checked when the match was created."""
     engine = GAMES[game].engine
     created = client.post("/v1/matches", json={"game": game, **GAMES[game].example_setup,

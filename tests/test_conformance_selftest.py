@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.app import create_app
+from referee.serving.app import create_app
 from referee.games.base import ImpossibleState, Violation
 from referee.registry import GAMES, GameEntry, register
 from tests.conformance_checks import PROPERTIES, Budget, playout

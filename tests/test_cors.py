@@ -3,7 +3,7 @@ allow the API's headers, and answers that expose ETag."""
 from __future__ import annotations
 
 from referee.api.cross_origin import settings
-from referee.app import create_app
+from referee.serving.app import create_app
 
 ORIGIN = "https://table.example"
 

@@ -9,7 +9,7 @@ import re
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from referee.app import create_app
+from referee.serving.app import create_app
 from referee.ops.metrics import settings
 
 TOKEN = "scrape-me-0123456789"
@@ -201,7 +201,7 @@ def test_gunicorn_builds_no_access_line_of_its_own():
     from gunicorn.config import Config
     from gunicorn.glogging import Logger
 
-    from referee import gunicorn_conf
+    from referee.serving import gunicorn_conf
 
     cfg = Config()
     cfg.set("logconfig_dict", gunicorn_conf.logconfig_dict)

@@ -20,7 +20,7 @@ import re
 import pytest
 
 from referee.games.base import MODES, PUBLIC, REFEREE, ImpossibleState
-from referee.loading import load_state
+from referee.matches.loading import load_state
 from referee.refusals import InvalidInput
 from referee.registry import GAMES
 from tests.snapshot_mutations import Mutation, mutations

@@ -41,7 +41,7 @@ def disagreements(sides: dict[str, tuple[str, ...]]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def openapi_doc():
-    from referee.app import create_app
+    from referee.serving.app import create_app
     return document(create_app({"TESTING": True, "REDIS_URL": None}))
 
 

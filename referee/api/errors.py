@@ -28,7 +28,7 @@ from referee.games.base import (IllegalAction, ImpossibleState, InvalidSetup, Re
                                 Violation)
 from referee.api.problem_bounds import bound_problem
 from referee.i18n.answers import localize_problem, violation_answer
-from referee.loading import flatten_messages  # noqa: F401  (re-exported: one copy)
+from referee.matches.loading import flatten_messages  # noqa: F401  (re-exported: one copy)
 from referee.refusals import Refusal
 from referee.schemas.common import ViolationSchema
 
@@ -249,7 +249,7 @@ def handle_http_exception(error: HTTPException):
     detail = data.get("message") or error.description or error.name
     if code == 413:
         detail = f"The request body is larger than the limit of {_limit()} bytes."
-        headers["Connection"] = "close"  # the rest of the body is not read (referee.worker)
+        headers["Connection"] = "close"  # the rest of the body is not read (referee.serving.worker)
     for key, value in error.get_headers():
         if key.lower() == "allow":  # 405: the methods the resource has (RFC 9110 15.5.6)
             headers["Allow"] = value

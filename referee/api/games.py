@@ -13,7 +13,7 @@ from flask.views import MethodView
 from referee.api.errors import MAX_LISTED, PROBLEM_MIMETYPE, Problem, ProblemSchema
 from referee.api.parsing import Blueprint, json_object
 from referee.i18n.answers import localize_game, violation_answer
-from referee.loading import game_entry, load_action, load_setup, load_state
+from referee.matches.loading import game_entry, load_action, load_setup, load_state
 from referee.registry import GAMES
 from referee.schemas.common import (ActionRequestSchema, ApplyResponseSchema, GameSchema,
                                     LegalActionsRequestSchema, LegalActionsResponseSchema,
@@ -33,7 +33,7 @@ def _known_game(endpoint, values) -> None:
 
 
 def _snapshot(entry, body: dict):
-    """The body's ``state``, checked once (:func:`referee.loading.load_state`), told whether
+    """The body's ``state``, checked once (:func:`referee.matches.loading.load_state`), told whether
     the request guard saw a NaN or an infinity in the body (then it is never remembered)."""
     return load_state(entry, body["state"], finite=not g.get("json_nonfinite"))
 

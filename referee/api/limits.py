@@ -58,7 +58,7 @@ def settings(env=None) -> dict:
 
 
 CLOSE = {"Connection": "close"}
-"""Headers of an answer after which the connection is closed (:mod:`referee.worker`)."""
+"""Headers of an answer after which the connection is closed (:mod:`referee.serving.worker`)."""
 
 
 def body_deadline(seconds: float):
@@ -93,13 +93,13 @@ def read_body() -> bytes:
     chunked framing is broken (a size that is
     not hexadecimal or is negative, a chunk line or chunk not ended by CRLF — a bare LF —,
     data shorter than its size); 413 at once when the chunk sizes declared pass the limit
-    (``ffffffffffffffffffff``: :class:`referee.worker.BoundedChunkedReader`)."""
+    (``ffffffffffffffffffff``: :class:`referee.serving.worker.BoundedChunkedReader`)."""
     seconds = current_app.config.get("BODY_TIMEOUT_SECONDS", 10)
     try:
         with body_deadline(seconds):
             raw = request.get_data(cache=True)
     except BaseException as exc:
-        if type(exc).__name__ == "ChunkedBodyTooLarge":  # referee.worker's chunk reader
+        if type(exc).__name__ == "ChunkedBodyTooLarge":  # referee.serving.worker's chunk reader
             raise RequestEntityTooLarge() from None
         if _broken_framing(exc):
             raise Problem("bad-request", "The request body's chunked framing is broken "

@@ -1,6 +1,6 @@
 """Match endpoints (``/v1/matches``): a whole table plays a match kept by the service.
 
-Each view parses, calls :class:`referee.matches.MatchService` and serialises.  Tokens go in
+Each view parses, calls :class:`referee.matches.service.MatchService` and serialises.  Tokens go in
 ``Authorization: Bearer <token>``; match reads and action responses carry ``ETag: "<version>"``.
 Errors are problem+json: 401 ``unauthorized`` (missing/unknown token where one is needed), 403
 ``forbidden`` (acting as another seat; the audit before the end; deleting without the host
@@ -16,11 +16,11 @@ from flask import Response, current_app, g, request
 from flask.views import MethodView
 from referee.api.parsing import Blueprint
 
-from referee import disputes, live
+from referee.matches import disputes, live
 from referee.api.errors import ProblemSchema
-from referee.loading import document_order
+from referee.matches.loading import document_order
 from referee.refusals import InvalidInput
-from referee.matches import MatchService
+from referee.matches.service import MatchService
 from referee.i18n.negotiation import language
 from referee.schemas.matches import (AuditSchema, EventsQuerySchema, MatchActedSchema,
                                      MatchActionSchema, MatchCreatedSchema, MatchCreateSchema,
@@ -233,8 +233,9 @@ _STREAM_DOC = {
 def stream(query, match_id, last_event_id=None):
     """Follow the match live (Server-Sent Events): the events the caller may see after
     ``Last-Event-ID`` (or ``?after``), each once, then the caller's view; again after every
-    change; heartbeats while quiet; ``end`` when the match is over (see :mod:`referee.live`).
-    Authorised like the reads: a token, ``?ticket=`` (browsers' EventSource) or public."""
+    change; heartbeats while quiet; ``end`` when the match is over (see
+    :mod:`referee.matches.live`).  Authorised like the reads: a token, ``?ticket=`` (browsers'
+    EventSource) or public."""
     svc, record, caller = _reader(match_id, query.get("ticket"))
     after = query["after"] if last_event_id is None else last_event_id
     config = current_app.config
@@ -273,10 +274,10 @@ def propose_rollback(body, match_id):
     ``status`` ``applied`` or ``pending`` (the seats vote: ``…/rollback/votes``).  403 not the
     host, or the match is over; 409 ``version-conflict``, ``rollback-pending``; 422 a
     ``to_version`` that is not earlier or undoes nothing; 428 no version.  A rollback across a
-    finished hand's scoring needs every seat's approval (see :mod:`referee.disputes`).  With
-    ``Idempotency-Key`` a retry gets the first answer again (``Idempotent-Replayed: true``),
-    never a second proposal; the same key with another body is 422
-    ``idempotency-key-reused``."""
+    finished hand's scoring needs every seat's approval (see
+    :mod:`referee.matches.disputes`).  With ``Idempotency-Key`` a retry gets the first answer
+    again (``Idempotent-Replayed: true``), never a second proposal; the same key with another
+    body is 422 ``idempotency-key-reused``."""
     svc, record, caller = _with_caller(match_id, required=True)
     return _answer(*disputes.propose(svc, record, caller, body, request.headers.get("If-Match"),
                                      request.headers.get("Idempotency-Key")))

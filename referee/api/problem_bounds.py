@@ -1,11 +1,12 @@
 """Every problem answer is small, whatever the request held: user values quoted in it are
 shortened and the whole body has a hard size bound.
 
-- :func:`clip`: a text cut to :data:`QUOTE_CHARS` characters plus "…" (:mod:`referee.quoting`,
-  which the Flask-free loaders share);
-- :func:`bounded_params`: an engine message's parameters before they are rendered: each string
-  clipped, a comma-separated list (``places``) cut to :data:`LISTED_ITEMS` items plus "… and N
-  more" (``verdicts`` code ``term.list_more``);
+- :func:`clip`: a text cut to :data:`QUOTE_CHARS` characters plus "…"
+  (:mod:`referee.games.common.quoting`, which the engines and the Flask-free loaders share);
+- an engine message's parameters are bounded before they are rendered
+  (:func:`referee.i18n.answers.bounded_params`): each string clipped, a comma-separated list
+  (``places``) cut to ``LISTED_ITEMS`` items plus "… and N more" (``verdicts`` code
+  ``term.list_more``);
 - :func:`bound_problem`: a problem body (English or translated) with every long string of the
   request (body keys and values, query, headers, path) that it quotes shortened by
   :func:`clip`, each text cut to :data:`TEXT_CHARS`, and entries dropped from the end of
@@ -15,39 +16,17 @@ shortened and the whole body has a hard size bound.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from flask import g, has_request_context, request
 
-from referee.quoting import QUOTE_CHARS, clip  # noqa: F401  (re-exported: one copy)
+from referee.games.common.quoting import QUOTE_CHARS, clip  # noqa: F401  (re-exported: one copy)
+from referee.i18n.answers import TEXT_CHARS
 
-LISTED_ITEMS = 10
-"""A list inside a sentence names at most this many items."""
-TEXT_CHARS = {"detail": 1024, "message": 512, "field": 256, "title": 256, "instance": 256}
-"""The longest each text member of a problem may be (characters)."""
 MAX_PROBLEM_BYTES = 16 * 1024
 """The largest problem body (bytes of JSON, Burmese escaped as Flask writes it)."""
 _LONG_CHECKED = 200
 """At most this many distinct long request strings are looked for in a problem's texts."""
-
-
-def bounded_params(params: dict[str, Any], more: Callable[[int], str]) -> dict[str, Any]:
-    """``params`` of a verdict message with each string clipped (:func:`clip`); a string that
-    is a comma-separated list of more than :data:`LISTED_ITEMS` items keeps the first ones
-    and ends with ``more(n)`` ("… and 3990 more"); lists and tuples likewise."""
-    out = {}
-    for name, value in params.items():
-        if isinstance(value, str):
-            parts = value.split(", ")
-            if len(parts) > LISTED_ITEMS:
-                value = ", ".join([clip(p) for p in parts[:LISTED_ITEMS]]
-                                  + [more(len(parts) - LISTED_ITEMS)])
-            else:
-                value = ", ".join(clip(p) for p in parts) if len(value) > QUOTE_CHARS else value
-        elif isinstance(value, (list, tuple)) and len(value) > LISTED_ITEMS:
-            value = [*value[:LISTED_ITEMS]]  # term lists: cards, characters (few by nature)
-        out[name] = value
-    return out
 
 
 _LONG_INT = 10 ** QUOTE_CHARS

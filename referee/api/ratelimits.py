@@ -57,7 +57,7 @@ from limits.storage import RedisStorage
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.api.errors import problem_response
-from referee.matches import MATCH_ID
+from referee.matches.service import MATCH_ID
 from referee.ops.logs import as_warning
 from referee.store import StoreUnavailable
 from referee.store.connect import limiter_storage

@@ -8,7 +8,7 @@ from __future__ import annotations
 from referee.api.errors import PROBLEM_MIMETYPE, Problem, ProblemSchema
 from referee.api.parsing import Blueprint
 from referee.i18n.negotiation import language
-from referee.loading import game_entry
+from referee.matches.loading import game_entry
 from referee.rulebook import FILES, Book, book
 from referee.schemas.rules import OneRuleSchema, RulebookSchema
 

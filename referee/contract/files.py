@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.contract.jsonschema import json_schemas
 from referee.contract.openapi import document, render_yaml
-from referee.i18n.extract import pot_text
+from referee.contract.messages import pot_text
 from referee.rulebook.docs import expected_docs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +28,7 @@ def render_schema(schema: dict[str, Any]) -> str:
 
 def expected_files() -> dict[str, str]:
     """``{path relative to the repo root: text}`` of every contract file, from the code."""
-    from referee.app import create_app
+    from referee.serving.app import create_app
 
     doc = document(create_app({"TESTING": True, "REDIS_URL": None}))
     files = {"openapi.yaml": render_yaml(doc)}

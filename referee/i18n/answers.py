@@ -11,19 +11,45 @@
   it, ``{"rule", "title", "code", "message", "field"?}`` — ``title`` is the rule's title from
   the rulebook, ``message`` the sentence of ``code`` rendered in the reader's language by
   :func:`referee.i18n.verdicts.render`, its parameters bounded first (a quoted value to 64
-  characters, a list of places to 10: :func:`referee.api.problem_bounds.bounded_params`).
-  This is the one place a violation becomes JSON.
+  characters, a list of places to 10: :func:`bounded_params`).
+  This is the one place a violation becomes JSON;
+- :func:`bounded_params`, :data:`TEXT_CHARS`, :data:`LISTED_ITEMS`: the bounds of an answer's
+  texts, shared with the problem bounds of the HTTP layer (:mod:`referee.api.problem_bounds`).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from referee.api.problem_bounds import TEXT_CHARS, bounded_params, clip
+from referee.games.common.quoting import QUOTE_CHARS, clip
 from referee.i18n import DEFAULT
 from referee.i18n.catalogs import translate
 from referee.i18n.negotiation import language
 from referee.i18n.verdicts import UnknownMessage, render, text
 from referee.rulebook import book, find
+
+LISTED_ITEMS = 10
+"""A list inside a sentence names at most this many items."""
+TEXT_CHARS = {"detail": 1024, "message": 512, "field": 256, "title": 256, "instance": 256}
+"""The longest each text member of a problem may be (characters)."""
+
+
+def bounded_params(params: dict[str, Any], more: Callable[[int], str]) -> dict[str, Any]:
+    """``params`` of a verdict message with each string clipped (:func:`clip`); a string that
+    is a comma-separated list of more than :data:`LISTED_ITEMS` items keeps the first ones
+    and ends with ``more(n)`` ("… and 3990 more"); lists and tuples likewise."""
+    out = {}
+    for name, value in params.items():
+        if isinstance(value, str):
+            parts = value.split(", ")
+            if len(parts) > LISTED_ITEMS:
+                value = ", ".join([clip(p) for p in parts[:LISTED_ITEMS]]
+                                  + [more(len(parts) - LISTED_ITEMS)])
+            else:
+                value = ", ".join(clip(p) for p in parts) if len(value) > QUOTE_CHARS else value
+        elif isinstance(value, (list, tuple)) and len(value) > LISTED_ITEMS:
+            value = [*value[:LISTED_ITEMS]]  # term lists: cards, characters (few by nature)
+        out[name] = value
+    return out
 
 
 def localize_problem(body: dict[str, Any]) -> dict[str, Any]:

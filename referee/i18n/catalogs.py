@@ -2,7 +2,7 @@
 per process, and translating the HTTP layer's texts.
 
 The HTTP layer writes its texts in English, often as f-strings; the catalog's msgids are their
-templates (``"No game is called {0}; known games: {1}."``, see :mod:`referee.i18n.extract`).
+templates (``"No game is called {0}; known games: {1}."``, see :mod:`referee.contract.messages`).
 :func:`translate` finds the msgid a rendered text came from — an exact msgid first, else the
 most specific template whose literal parts match — and renders the translation with the same
 values (values that are texts of the catalog are translated too).  A text no msgid matches is

@@ -57,7 +57,7 @@ _SPEAKING: contextvars.ContextVar[str | None] = contextvars.ContextVar("referee_
 @contextlib.contextmanager
 def speaking(lang: str) -> Iterator[None]:
     """Render in ``lang`` inside the block, request or not: for answers made after their
-    request has returned, e.g. a match stream's messages (:func:`referee.live.follow`).
+    request has returned, e.g. a match stream's messages (:func:`referee.matches.live.follow`).
     Do not yield inside the block."""
     token = _SPEAKING.set(lang)
     try:

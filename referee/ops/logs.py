@@ -10,7 +10,7 @@ response bodies (hidden cards), headers (tokens), query strings.
 stdlib ``logging`` (the app's loggers, gunicorn's through :func:`gunicorn_logconfig`) goes
 through the same renderer.
 
-Under gunicorn (``referee.gunicorn_conf.post_worker_init``, gevent workers) the access lines
+Under gunicorn (``referee.serving.gunicorn_conf.post_worker_init``, gevent workers) the access lines
 are written in batches (:func:`batch_access_lines`): each line is made when its request ends
 (its ``timestamp`` too) and reaches stdout at most :data:`ACCESS_FLUSH_SECONDS` later, with the
 others of that interval in one ``write``: a ``write`` per request to the shared stdout cost

@@ -32,6 +32,7 @@ from prometheus_client.core import GaugeMetricFamily
 from werkzeug.exceptions import NotFound
 
 from referee.ops.multiproc import ENV
+from referee.refusals import Refusal
 
 REQUESTS = Counter("referee_http_requests_total", "HTTP requests answered",
                    ["endpoint", "method", "status"])
@@ -121,12 +122,11 @@ def metrics_view() -> Response:
     """``GET /metrics``: the Prometheus text exposition (not part of the API contract), for
     ``Authorization: Bearer <METRICS_TOKEN>`` only; 404 when no token is configured, 401
     for a missing or wrong one (problem+json)."""
-    from referee.api.errors import Problem  # the API's problems; ops must not import it early
     token = current_app.config.get("METRICS_TOKEN")
     if not token:
         raise NotFound()  # as any path that is not there
     if not _authorised(token):
-        raise Problem("unauthorized", "GET /metrics needs Authorization: Bearer with the "
+        raise Refusal("unauthorized", "GET /metrics needs Authorization: Bearer with the "
                       "metrics token.", errors=[{"field": "Authorization",
                                                  "message": "missing or wrong metrics token"}])
     return Response(exposition(), content_type=CONTENT_TYPE_LATEST,

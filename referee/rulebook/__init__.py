@@ -9,6 +9,11 @@ Each rule has an ``id`` (``COUP-A2``), a ``section``, a ``source`` tag (``seed``
 
 Files are read once per process (:func:`book` is cached); a malformed file raises
 :class:`RulebookError` at first use, and the test suite loads every file.
+
+Layer 1.  May import: ``referee.games``, and its own layer: ``referee.store``, ``referee.i18n``,
+``referee.rulebook``, ``referee.schemas``, ``referee.registry``, ``referee.ops``,
+``referee.refusals``, ``referee.json_digits``; never ``referee.matches``, ``referee.api`` or
+``referee.serving`` (``tests/test_layers.py``).
 """
 from __future__ import annotations
 

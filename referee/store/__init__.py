@@ -1,4 +1,14 @@
-"""Where matches live: :func:`make_store` picks Redis when ``REDIS_URL`` is set, else memory."""
+"""Where matches live: :func:`make_store` picks Redis when ``REDIS_URL`` is set, else memory.
+
+``base`` the interface (atomic compare-and-set :meth:`MatchStore.commit`), ``redis_store`` and
+``memory`` its two implementations, ``feed`` the change feed streams wait on, ``codec`` the
+stored JSON, ``connect`` / ``readiness`` the Redis connection and its health.
+
+Layer 1.  May import: ``referee.games``, and its own layer: ``referee.store``, ``referee.i18n``,
+``referee.rulebook``, ``referee.schemas``, ``referee.registry``, ``referee.ops``,
+``referee.refusals``, ``referee.json_digits``; never ``referee.matches``, ``referee.api`` or
+``referee.serving`` (``tests/test_layers.py``).
+"""
 from __future__ import annotations
 
 from typing import Any, Mapping

@@ -9,7 +9,7 @@ A match is kept as four things, all expiring together after an idle TTL:
   its 1-based position in the log (the caller numbers them) — :meth:`MatchStore.events`
   returns those after a given ``seq``;
 - the **history**: one entry per commit, in order (a game action, or a step of a rollback
-  or a rematch: see :mod:`referee.disputes`); the audit replays it;
+  or a rematch: see :mod:`referee.matches.disputes`); the audit replays it;
 - the **idempotency records**: the first response to each ``Idempotency-Key``.
 
 Every update is one atomic compare-and-set (:meth:`MatchStore.commit`): either the record, the

@@ -1,5 +1,5 @@
-"""The memo of snapshots already checked (``referee.checked_memo``, issue 11): a snapshot sent
-again gets the verdict it got the first time, without its check being run, and only that
+"""The memo of snapshots already checked (``referee.matches.checked_memo``, issue 11): a snapshot
+sent again gets the verdict it got the first time, without its check being run, and only that
 snapshot: the same JSON, for the same game.  A refused snapshot is never remembered.
 
 The memo may change speed and nothing else, so every answer is compared with the memo off
@@ -12,7 +12,7 @@ import json
 import pytest
 
 from bench.payloads import playout, setup_body
-from referee.checked_memo import MEMO, CheckedMemo
+from referee.matches.checked_memo import MEMO, CheckedMemo
 from referee.registry import GAMES
 
 

@@ -25,7 +25,7 @@ MATCH_FIELDS = ["sierra", "delta", "dealer", "hotel", "charlie", "papa"]
 
 SCRIPT = """
 import json, sys
-from referee.app import create_app
+from referee.serving.app import create_app
 from referee.registry import GAMES
 requests = json.loads(sys.argv[1])
 client = create_app({"TESTING": True, "REDIS_URL": None}).test_client()

@@ -8,7 +8,7 @@ import pytest
 from flask import g
 
 from referee.api.problem_bounds import QUOTE_CHARS, bound_problem
-from referee.app import create_app
+from referee.serving.app import create_app
 from referee.schemas.fields import text_problem
 
 MY = {"Accept-Language": "my"}

@@ -14,7 +14,7 @@ import random
 import pytest
 
 from bench.payloads import playout, setup_body
-from referee.loading import load_state
+from referee.matches.loading import load_state
 from referee.refusals import InvalidInput
 from referee.registry import GAMES
 from referee.schemas.fastcheck import checker

@@ -30,7 +30,7 @@ def test_smoke_run_writes_every_figure(tmp_path):
                 "product echo ≤ 1.15× bare Flask echo", "p99 ≤ 10 ms",
                 "≤ 200 B per logged action"):
         assert row in text
-    assert "worker class **referee.worker.RefereeGeventWorker**" in text
+    assert "worker class **referee.serving.worker.RefereeGeventWorker**" in text
     # every measured request answered 2xx (the last column of each endpoint row is 0)
     rows = [line for line in text.splitlines() if line.startswith("| ") and " req/s" not in
             line and line.count("|") == 9]

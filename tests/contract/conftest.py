@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.app import create_app
+from referee.serving.app import create_app
 from tests.contract.helpers import live_server
 
 

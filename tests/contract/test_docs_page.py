@@ -92,7 +92,7 @@ def test_swagger_ui_authorize_sends_the_seat_token_in_headless_chromium():
     seat token, builds GET /v1/matches/{match_id} with it and is answered with ana's view."""
     from flask import Response
 
-    from referee.app import create_app
+    from referee.serving.app import create_app
     from tests.contract.helpers import live_server
 
     app = create_app({"TESTING": True, "REDIS_URL": None})

@@ -19,7 +19,7 @@ from schemathesis.specs.openapi.checks import (content_type_conformance,
                                                response_schema_conformance,
                                                status_code_conformance)
 
-from referee.app import create_app
+from referee.serving.app import create_app
 from tests.contract.helpers import REPO
 
 EXAMPLES = 20

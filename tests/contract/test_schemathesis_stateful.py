@@ -15,7 +15,7 @@ from schemathesis.specs.openapi.checks import (content_type_conformance,
 
 from schemathesis.generation import GenerationMode
 
-from referee.app import create_app
+from referee.serving.app import create_app
 from tests.contract.helpers import REPO
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,

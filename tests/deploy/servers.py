@@ -1,5 +1,5 @@
 """gunicorn masters for the deploy tests: each started with the packaged settings
-(``--config python:referee.gunicorn_conf``) on a loopback port, its stdout kept."""
+(``--config python:referee.serving.gunicorn_conf``) on a loopback port, its stdout kept."""
 from __future__ import annotations
 
 import os
@@ -18,7 +18,7 @@ class Gunicorn:
     """One gunicorn master serving ``app`` on ``port`` (``extra``: more gunicorn arguments,
     which override the settings module; ``env``: more environment)."""
 
-    def __init__(self, port: int, log: Path, app: str = "referee.wsgi:app",
+    def __init__(self, port: int, log: Path, app: str = "referee.serving.wsgi:app",
                  extra: list[str] = (), env: dict[str, str] | None = None):
         self.base = f"http://127.0.0.1:{port}"
         self.log = log
@@ -26,7 +26,7 @@ class Gunicorn:
         environment.pop("PROMETHEUS_MULTIPROC_DIR", None)
         with open(log, "wb") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "--config", "python:referee.gunicorn_conf",
+                [sys.executable, "-m", "gunicorn", "--config", "python:referee.serving.gunicorn_conf",
                  "--bind", f"127.0.0.1:{port}", *extra, app], cwd=REPO, env=environment,
                 stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_WAIT_SECONDS

@@ -2,7 +2,7 @@
 seconds, then answers as ``/livez`` (a request still in flight when SIGTERM arrives)."""
 import time
 
-from referee.wsgi import app as referee_app
+from referee.serving.wsgi import app as referee_app
 
 
 def app(environ, start_response):

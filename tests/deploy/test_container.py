@@ -82,7 +82,7 @@ def test_container_runs_the_installed_wheel_as_a_non_root_user(container):
     assert module.startswith("/opt/referee/lib/") and "site-packages" in module
     # PID 1 is gunicorn itself (referee serve execs it), so docker stop's SIGTERM reaches it.
     cmdline = engine.docker("exec", name, "cat", "/proc/1/cmdline").stdout
-    assert "gunicorn" in cmdline and "referee.gunicorn_conf" in cmdline
+    assert "gunicorn" in cmdline and "referee.serving.gunicorn_conf" in cmdline
 
 
 def test_container_healthcheck_turns_healthy_and_sigterm_stops_it_cleanly(container):

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from referee.app import create_app
+from referee.serving.app import create_app
 from referee.store import StoreUnavailable
 from referee.store.redis_store import RedisStore
 from tests import topologies
@@ -74,8 +74,8 @@ def test_a_sentinel_failover_mid_match_keeps_every_accepted_move(sentinel_set):
     assert sentinel_set.master_port() != first_master  # the Sentinel did fail over …
     assert seen_503 and set(seen_503) == {"/problems/store-unavailable"}  # … mid-match
     store = app.extensions["referee.store"]
-    # Each history entry is {"version": v, "action": a} (referee/history.py): one per commit,
-    # the version it produced running 2, 3, … with no gap.
+    # Each history entry is {"version": v, "action": a} (referee/matches/history.py): one per
+    # commit, the version it produced running 2, 3, … with no gap.
     history = store.actions(match["id"])
     assert [entry["action"] for entry in history] == accepted
     assert [entry["version"] for entry in history] == list(range(2, len(accepted) + 2))

@@ -166,7 +166,7 @@ def test_unknown_rule_and_unknown_game_are_404_problems(client):
 
 def test_a_game_registered_without_a_rulebook_answers_404_not_500():
     """The toy game of the conformance self-test has no rulebook file."""
-    from referee.app import create_app
+    from referee.serving.app import create_app
     from referee.registry import GAMES, GameEntry, register
     from tests.toy import schemas as toy_schemas
     from tests.toy.engine import ToyEngine

@@ -13,7 +13,7 @@ from referee.games.gnoming.rules import DECK_COUNTS
 from referee.games.spy.rules import BASE_CARDS, SPY
 from referee.i18n import LANGUAGES
 from referee.i18n.catalogs import LOCALES, catalog, placeholders, po_path, translate
-from referee.i18n.extract import messages, pot_text
+from referee.contract.messages import messages, pot_text
 from referee.i18n.verdicts import UnknownMessage, card_name, render, term
 
 

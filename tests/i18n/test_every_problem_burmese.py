@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from referee.app import create_app
+from referee.serving.app import create_app
 
 MYANMAR = re.compile("[\u1000-\u109f]")
 MY = {"Accept-Language": "my"}
@@ -170,7 +170,7 @@ LATIN_WORD = re.compile(r"\b[a-z]+_[a-z_]+\b|\([a-z_]+\)")
 
 def test_games_titles_and_option_descriptions_are_burmese(client):
     """GET /v1/games and /v1/games/{game}: the title and every option description."""
-    from referee.loading import game_entry
+    from referee.matches.loading import game_entry
     listed = client.get("/v1/games", headers=MY).get_json()
     assert listed
     for game in listed:

@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from referee.api.ratelimits import DEFAULTS, LocalBudget, settings
-from referee.app import create_app
+from referee.serving.app import create_app
 
 SPY = {"game": "spy", "players": ["ana", "ben"]}
 

@@ -20,7 +20,7 @@ TARGET_ONE = {"dealer": "ana", "seed": 42, "options": {"target": 1}}
 
 @pytest.fixture
 def pods(redis_url, free_port):
-    """Two servers on one Redis with the shipped gunicorn settings (referee.worker's gevent
+    """Two servers on one Redis with the shipped gunicorn settings (referee.serving.worker's gevent
     workers): ``(A with 2 workers, B with 1)``; beats every 0.5 s."""
     env = {"REDIS_URL": redis_url, "REFEREE_STREAM_HEARTBEAT_SECONDS": "0.5"}
     with gunicorn(free_port(), env, workers=2) as a, gunicorn(free_port(), env, workers=1) as b:

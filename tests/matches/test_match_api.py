@@ -320,7 +320,7 @@ def test_the_audit_is_refused_while_the_match_is_played(match):
 
 
 def test_the_idle_ttl_setting_reaches_the_matches(table):
-    from referee.app import create_app
+    from referee.serving.app import create_app
     app = create_app({"TESTING": True, "REDIS_URL": None, "MATCH_TTL_SECONDS": 60})
     game = table.create(app.test_client(), game="all-fours", players=["a", "b"])
     assert game.created["ttl"] == 60

@@ -5,7 +5,7 @@ node has not loaded still counts, and a limit storage that does not answer lets 
 through."""
 from __future__ import annotations
 
-from referee.app import create_app
+from referee.serving.app import create_app
 from tests.matches.test_limits import assert_429
 
 SPY = {"game": "spy", "players": ["ana", "ben"]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import redis
 
-from referee.app import create_app
+from referee.serving.app import create_app
 from tests import topologies
 
 

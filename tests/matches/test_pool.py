@@ -11,7 +11,7 @@ import pytest
 import redis
 from redis.sentinel import SentinelConnectionPool, SentinelConnectionPoolProxy
 
-from referee.app import create_app
+from referee.serving.app import create_app
 from referee.store import StoreUnavailable
 from referee.store.connect import BlockingSentinelPool, redis_client
 from referee.store.redis_store import MAX_CONNECTIONS, SOCKET_TIMEOUT, RedisStore

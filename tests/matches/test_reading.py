@@ -1,13 +1,13 @@
 """Each event reaches each reader once, with the fields that reader may see
-(:func:`referee.reading.for_reader`): a secret told to some seats is logged as a public event
-plus its private twin, and a reader who may see the twin gets only the twin."""
+(:func:`referee.matches.reading.for_reader`): a secret told to some seats is logged as a public
+event plus its private twin, and a reader who may see the twin gets only the twin."""
 from __future__ import annotations
 
 import random
 
 from referee.games.base import REFEREE, event_visible
 from referee.games.coup.apply import emit_secret
-from referee.reading import for_reader, is_private_twin
+from referee.matches.reading import for_reader, is_private_twin
 from tests.matches.conftest import bearer
 
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from referee.app import create_app
+from referee.serving.app import create_app
 from tests import topologies
 from tests.matches.conftest import Table, bearer
 

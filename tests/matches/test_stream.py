@@ -122,12 +122,12 @@ def test_a_ticket_opens_the_stream_of_its_seat_and_no_other(live_client, table, 
 
 
 def test_an_expired_ticket_is_401(live_client, table, monkeypatch):
-    import referee.live
+    import referee.matches.live
     game = table.create(live_client, **TARGET_ONE)
     ticket = live_client.post(game.url + "/stream-tickets",
                               headers=bearer(game.token("host"))).get_json()["ticket"]
-    later = referee.live.time.time() + referee.live.TICKET_SECONDS + 1
-    monkeypatch.setattr(referee.live.time, "time", lambda: later)
+    later = referee.matches.live.time.time() + referee.matches.live.TICKET_SECONDS + 1
+    monkeypatch.setattr(referee.matches.live.time, "time", lambda: later)
     refused = live_client.get(f"{game.url}/stream?ticket={ticket}")
     assert refused.status_code == 401 and "expired" in refused.get_json()["detail"]
 

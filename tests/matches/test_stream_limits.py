@@ -4,7 +4,7 @@ many events and heartbeats it then carries; a read with a stream ticket spends t
 budget, not its IP's.  The suite runs with limits off; these tests turn them on."""
 from __future__ import annotations
 
-from referee.app import create_app
+from referee.serving.app import create_app
 from tests.matches.conftest import bearer
 
 TARGET_ONE = {"game": "all-fours", "players": ["ana", "ben"], "dealer": "ana", "seed": 42,

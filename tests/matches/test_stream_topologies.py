@@ -5,7 +5,7 @@ are made through another instance on the same Redis: every move reaches the stre
 as that seat may see it (AF-B1: after the deal, ana, on the dealer ben's right, stands)."""
 from __future__ import annotations
 
-from referee.app import create_app
+from referee.serving.app import create_app
 from tests.matches.conftest import Stream, Table, bearer
 
 

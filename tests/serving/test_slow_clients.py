@@ -1,5 +1,5 @@
 """Slow and idle clients cannot starve the others (issue 12): gunicorn's gevent worker
-(:mod:`referee.worker`) holds 500 of them while other clients are answered quickly, and
+(:mod:`referee.serving.worker`) holds 500 of them while other clients are answered quickly, and
 closes every one of them after its time limit.
 
 The server runs with 8 s for a request's headers (default 5 s: longer here so the probes fit

@@ -1,1 +1,5 @@
-"""Pieces shared by several games: seeded shuffles, seat rotation."""
+"""Pieces shared by several games: cards and card sets, seats and their rotation, seeded
+shuffles, options, verdicts (:class:`Violation`), quoting a value inside a message.
+
+May import: the standard library and ``referee.games.common`` (as all of ``referee.games``).
+"""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.quoting import quoted
+from referee.games.common.quoting import quoted
 
 COLOURS = ("green", "red", "blue", "yellow")
 TWO_PLAYER_COLOURS = ("green", "red")  # SPY-S1: with 2 players only green and red are used
@@ -75,9 +75,9 @@ def card_moves_problems(card_moves: Any, base_size: int) -> list[tuple[str, str,
 
 def short_repr(value: Any) -> str:
     """``value`` as a message shows it, cut short as every quoted value is
-    (:func:`referee.quoting.quoted`: a text quoted, ``'x'``, its first 64 characters then "…";
-    anything else as the JSON the request sent, ``["a", "b"]``, ``true``, ``null``), never a
-    Python repr."""
+    (:func:`referee.games.common.quoting.quoted`: a text quoted, ``'x'``, its first 64 characters
+    then "…"; anything else as the JSON the request sent, ``["a", "b"]``, ``true``, ``null``), never
+    a Python repr."""
     return quoted(value)
 
 

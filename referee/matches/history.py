@@ -3,7 +3,7 @@
 Entries (JSON objects, in the store's history list, each with the ``version`` it made):
 
 - ``{"version", "action"}``: a game action applied;
-- ``{"version", "rollback": {"step", ...}}``: a step of a dispute (:mod:`referee.disputes`):
+- ``{"version", "rollback": {"step", ...}}``: a step of a dispute (:mod:`referee.matches.disputes`):
   ``"proposed"``, ``"vote"``, ``"withdrawn"``, ``"rejected"`` or ``"applied"`` (with
   ``to_version``, ``reason``, ``approved_by``, ``undone``: the versions whose actions it took
   back);

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Flask
 
-from referee import __version__, config
+from referee import __version__
 from referee.api import (cross_origin, docs, errors, games, health, limits, matches, no_content,
                          query_guard, ratelimits, rules, store_problems)
 from referee.api.json_codec import FastJSONProvider
@@ -14,6 +14,7 @@ from referee.i18n import negotiation
 from referee.ops import hooks, logs, metrics
 from referee.ops.store import instrument
 from referee.registry import GAMES
+from referee.serving import config
 from referee.store import StoreFull, StoreUnavailable, make_store
 
 

@@ -1,7 +1,8 @@
 """gunicorn settings for referee (``referee serve`` passes --bind and --workers).
 
-Workers are gevent workers (:mod:`referee.worker`): each connection is a greenlet, so hundreds
-of slow or idle clients cannot take the service down.  Time limits, all from the environment:
+Workers are gevent workers (:mod:`referee.serving.worker`): each connection is a greenlet, so
+hundreds of slow or idle clients cannot take the service down.  Time limits, all from the
+environment:
 
 | variable | default | meaning |
 | --- | --- | --- |
@@ -22,7 +23,7 @@ from gunicorn.glogging import Logger
 
 from referee.ops import logs, multiproc
 
-worker_class = "referee.worker.RefereeGeventWorker"
+worker_class = "referee.serving.worker.RefereeGeventWorker"
 worker_connections = int(os.environ.get("REFEREE_WORKER_CONNECTIONS", 1000))
 timeout = int(os.environ.get("REFEREE_WORKER_TIMEOUT", 30))
 graceful_timeout = 10

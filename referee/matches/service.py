@@ -5,8 +5,9 @@ action checked and applied by the game's pure engine, and the new record written
 match is still at the version the action was chosen at (:meth:`MatchStore.commit`), together
 with its events, the action itself and the idempotency record, or not at all.
 
-Who is calling, and what they may see and do, is :mod:`referee.callers`; retries with an
-``Idempotency-Key`` are :mod:`referee.idempotency`; rollbacks :mod:`referee.disputes`.
+Who is calling, and what they may see and do, is :mod:`referee.matches.callers`; retries with an
+``Idempotency-Key`` are :mod:`referee.matches.idempotency`; rollbacks
+:mod:`referee.matches.disputes`.
 
 Dealing is verifiable: the seed (256 random bits unless the host supplies one) is committed to
 at creation as ``sha256("<seed>:<match id>")`` and revealed by the audit once the match is over,
@@ -19,12 +20,12 @@ import re
 import secrets
 from typing import Any, Callable
 
-from referee.callers import Caller, authorize, identify, new_token, see, token_hash
+from referee.matches.callers import Caller, authorize, identify, new_token, see, token_hash
 from referee.games.base import CheckedState
-from referee.history import action_entry, effective_actions
-from referee.idempotency import Once, once, replay
-from referee.loading import game_entry, load_action, load_setup
-from referee.reading import for_reader
+from referee.matches.history import action_entry, effective_actions
+from referee.matches.idempotency import Once, once, replay
+from referee.matches.loading import game_entry, load_action, load_setup
+from referee.matches.reading import for_reader
 from referee.refusals import (Forbidden, InvalidInput, NotFound, PreconditionRequired, Refusal,
                               StaleVersion, version_moved)
 from referee.registry import GameEntry
@@ -95,8 +96,8 @@ def stored(record: dict[str, Any]) -> dict[str, Any]:
 class MatchService:
     """The match operations over a :class:`MatchStore`; ``ttl`` is the idle expiry in seconds.
 
-    Methods raise a :class:`~referee.refusals.Refusal` for refused requests, engine errors for rule failures,
-    and :class:`~referee.store.StoreUnavailable` when the store is down.
+    Methods raise a :class:`~referee.refusals.Refusal` for refused requests, engine errors for rule
+    failures, and :class:`~referee.store.StoreUnavailable` when the store is down.
     """
 
     def __init__(self, store: MatchStore, ttl: int):
@@ -196,7 +197,8 @@ class MatchService:
 
     def caller(self, record: dict[str, Any], authorization: str | None,
                required: bool = False) -> Caller:
-        """Who holds the ``Authorization: Bearer <token>`` (:func:`referee.callers.identify`)."""
+        """Who holds the ``Authorization: Bearer <token>``
+        (:func:`referee.matches.callers.identify`)."""
         return identify(record, authorization, required)
 
     def view(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
@@ -210,7 +212,8 @@ class MatchService:
 
     def events(self, record: dict[str, Any], caller: Caller, after: int) -> dict[str, Any]:
         """The logged events with ``seq`` > ``after`` that ``caller`` may see, each once
-        (:func:`referee.reading.for_reader`), and ``version``: the version they were read at.
+        (:func:`referee.matches.reading.for_reader`), and ``version``: the version they were read
+        at.
 
         ``record`` was read before the events (it names the caller), so a move may land
         between the two reads: its events are then among those read, and the version is the
@@ -293,8 +296,9 @@ class MatchService:
 
     def prior(self, record: dict[str, Any], keyed: Once | None
               ) -> tuple[int, dict[str, Any], bool] | None:
-        """The first answer to ``keyed``'s key replayed (:func:`referee.idempotency.replay`),
-        or ``None`` when there is no key or it is new."""
+        """The first answer to ``keyed``'s key replayed
+        (:func:`referee.matches.idempotency.replay`), or ``None`` when there is no key or it is
+        new."""
         if keyed is None:
             return None
         found = self.store.recorded(record["id"], keyed.scoped)

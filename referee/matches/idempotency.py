@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from referee.callers import Caller
+from referee.matches.callers import Caller
 from referee.refusals import IdempotencyKeyReused, InvalidInput
 
 IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")

@@ -11,10 +11,10 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError
 
-from referee.checked_memo import MEMO
+from referee.matches.checked_memo import MEMO
 from referee.games.base import REFEREE, CheckedState, ImpossibleState, InvalidSetup, Violation
 from referee.games.common.vocabulary import HOST
-from referee.quoting import quoted
+from referee.games.common.quoting import quoted
 from referee.refusals import InvalidInput, UnknownGame
 from referee.schemas.fastcheck import Check, checker, loader_of
 from referee.schemas.fields import name_key
@@ -142,7 +142,8 @@ def load_setup(entry: GameEntry, data: Any) -> tuple[dict[str, Any], int | str]:
 def load_action(entry: GameEntry, action: Any, prefix: str = "action") -> dict[str, Any]:
     """Validate an action against the game's schema for its ``type``; ``invalid-input`` (422)
     naming ``<prefix>.type`` when the type is not the game's, the value quoted as every message
-    quotes one (:func:`referee.quoting.quoted`: a string's first 64 characters, then "…")."""
+    quotes one (:func:`referee.games.common.quoting.quoted`: a string's first 64 characters,
+    then "…")."""
     schemas = entry.schemas.ACTION_SCHEMAS
     if not isinstance(action, dict):
         raise InvalidInput(f"{prefix} must be an object.",
@@ -164,7 +165,7 @@ def load_state(entry: GameEntry, state: Any, prefix: str = "state",
     ``check_snapshot``, once: the engine's later calls trust the :class:`CheckedState`
     returned.  :class:`ImpossibleState` lists every inconsistency, fields under ``prefix``.
     A snapshot that passed before in this process (the same game, the same JSON) passes
-    without the check being run again (:mod:`referee.checked_memo`; ``finite``: whether the
+    without the check being run again (:mod:`referee.matches.checked_memo`; ``finite``: whether the
     snapshot is known to hold no NaN or infinity, see :meth:`CheckedMemo.key`)."""
     if not isinstance(state, dict):
         raise InvalidInput(f"{prefix} must be an object.",

@@ -13,7 +13,7 @@ may withdraw it (``DELETE …/rollback``).  While one is pending no action is ta
 
 Every step is a commit: the version goes up, an event is logged (``rollback_proposed``,
 ``rollback_vote``, ``rollback_applied``, ``rollback_rejected``, ``rollback_withdrawn``) and a
-history entry kept (:mod:`referee.history`).  Applying restores the game state of
+history entry kept (:mod:`referee.matches.history`).  Applying restores the game state of
 ``to_version`` by replaying the actions in force then (the deal comes from the seed again, so
 a digital match draws the same cards it drew before: whoever saw them knows them).  The events
 name the undone moves by version, type and player only, never their fields (an action may hold
@@ -27,17 +27,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.callers import Caller, see
-from referee.history import Line, line_at, replay
-from referee.idempotency import Once, once
-from referee.loading import game_entry
-from referee.matches import MatchService, expected_version
-from referee.reading import for_reader
+from referee.matches.callers import Caller, see
+from referee.matches.history import Line, line_at, replay
+from referee.matches.idempotency import Once, once
+from referee.matches.loading import game_entry
+from referee.matches.service import MatchService, expected_version
+from referee.matches.reading import for_reader
 from referee.refusals import Forbidden, InvalidInput, Refusal, StaleVersion, version_moved
 
 Answer = tuple[int, dict[str, Any], bool]
 """``(status, body, replayed)``: ``replayed`` when an ``Idempotency-Key`` retry got the first
-answer again (:mod:`referee.idempotency`)."""
+answer again (:mod:`referee.matches.idempotency`)."""
 
 APPROVALS = ("all", "majority")
 """How many seats must approve a digital-mode rollback: every one, or more than half."""

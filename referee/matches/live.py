@@ -20,7 +20,7 @@ with ``reconnect`` at once (the feed's subscription breaks and wakes them; their
 while a Redis that hangs with its connections open leaves a quiet stream open, beating, until
 it answers again; a read that falls in the hang times out and ends it with ``reconnect``.
 
-Each event is sent once per reader with the fields it may see (:func:`referee.reading.
+Each event is sent once per reader with the fields it may see (:func:`referee.matches.reading.
 for_reader`); resuming after ``Last-Event-ID`` = *n* sends exactly the events after *n*.
 
 **Tickets** (:func:`issue_ticket`): a browser's ``EventSource`` cannot send headers, so a
@@ -43,10 +43,10 @@ from typing import Any, Iterator
 
 from referee.i18n import DEFAULT
 from referee.i18n.negotiation import speaking
-from referee.loading import game_entry
-from referee.callers import Caller, see
-from referee.matches import rollback_view, stored
-from referee.reading import for_reader
+from referee.matches.loading import game_entry
+from referee.matches.callers import Caller, see
+from referee.matches.service import rollback_view, stored
+from referee.matches.reading import for_reader
 from referee.refusals import NotFound, Refusal
 from referee.store import MatchNotFound, MatchStore, StoreUnavailable
 
@@ -167,7 +167,7 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
 
 
 def _read_accepted(store: MatchStore):
-    """``store.read`` whose record's state is trusted (:func:`referee.matches.stored`: the
+    """``store.read`` whose record's state is trusted (:func:`referee.matches.service.stored`: the
     service wrote it), shared by the readers the same change woke."""
     def read(match_id: str, after: int):
         record, logged = store.read(match_id, after)

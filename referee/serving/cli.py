@@ -1,10 +1,10 @@
 """The ``referee`` command: ``referee serve [--host H] [--port P] [--workers N] [--threads T]``
 and ``referee contract [--check]`` (regenerate or check ``openapi.yaml`` and ``schemas/``).
 
-Runs the API under gunicorn with the settings module ``referee.gunicorn_conf`` (shipped in the
-package, so an installed wheel serves from any directory).  Without ``REDIS_URL`` matches
-live in the process, so only one worker process is allowed (threads are fine); with Redis any
-number of workers share the store.
+Runs the API under gunicorn with the settings module ``referee.serving.gunicorn_conf`` (shipped in
+the package, so an installed wheel serves from any directory).  Without ``REDIS_URL`` matches live
+in the process, so only one worker process is allowed (threads are fine); with Redis any number of
+workers share the store.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 
-CONF = "python:referee.gunicorn_conf"
+CONF = "python:referee.serving.gunicorn_conf"
 """gunicorn's ``--config`` for the settings module inside the package."""
 
 
@@ -46,7 +46,7 @@ def serve_argv(args: argparse.Namespace) -> list[str]:
     argv = [sys.executable, "-m", "gunicorn", "--bind", f"{args.host}:{args.port}",
             "--workers", str(workers), "--threads", str(args.threads)]
     argv += ["--config", CONF]
-    return argv + ["referee.wsgi:app"]
+    return argv + ["referee.serving.wsgi:app"]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -16,7 +16,7 @@ Sources, each read from the code so the catalog cannot silently fall behind it:
 - the few texts of werkzeug, webargs and flask-smorest an answer can carry (:data:`EXTERNAL`).
 
 Only texts with a space are messages (``"body"``, ``"If-Match"`` are field names, not text).
-``python -m referee.i18n`` (also run by ``referee contract``) writes ``messages.pot``.
+``referee contract`` (``python -m referee.contract``) writes ``messages.pot``.
 """
 from __future__ import annotations
 

@@ -3,8 +3,8 @@
 At a table every phone asks about the same snapshot after each move (its legal actions, then
 ``validate`` or ``apply`` of a proposal), and a snapshot's check (the type check of the game's
 ``StateSchema``, then the engine's ``check_snapshot``) is a pure function of the game and the
-snapshot's JSON.  So :func:`referee.loading.load_state` remembers the snapshots that passed, and
-a snapshot it has passed before passes again without the check being run: the same verdict,
+snapshot's JSON.  So :func:`referee.matches.loading.load_state` remembers the snapshots that passed,
+and a snapshot it has passed before passes again without the check being run: the same verdict,
 computed once.
 
 - The key is a BLAKE2b digest (128 bits) of the game's name and the snapshot's JSON as orjson
@@ -84,4 +84,4 @@ class CheckedMemo:
 
 
 MEMO = CheckedMemo(int(os.environ.get("REFEREE_SNAPSHOT_MEMO", SIZE)))
-"""The process's memo, used by :func:`referee.loading.load_state`."""
+"""The process's memo, used by :func:`referee.matches.loading.load_state`."""

@@ -10,7 +10,7 @@
 | ``REFEREE_LOG_FORMAT`` | json | ``json`` (one JSON object a line) or ``console`` |
 | ``REFEREE_STREAM_HEARTBEAT_SECONDS`` | 15 | a match stream's heartbeat while nothing happens |
 | ``REFEREE_STREAM_MAX_SECONDS`` | 3600 | a stream then ends (``reconnect``); the client resumes |
-| ``REFEREE_SNAPSHOT_MEMO`` | 4096 | snapshots (digests) each worker remembers as already checked and passed, so the same snapshot sent again is not checked twice; 0 = off (:mod:`referee.checked_memo`) |
+| ``REFEREE_SNAPSHOT_MEMO`` | 4096 | snapshots (digests) each worker remembers as already checked and passed, so the same snapshot sent again is not checked twice; 0 = off (:mod:`referee.matches.checked_memo`) |
 """
 from __future__ import annotations
 
