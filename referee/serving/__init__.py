@@ -7,6 +7,6 @@
 (``referee.serving.worker.RefereeGeventWorker``), :mod:`.cli` the ``referee`` command.
 
 Layer 4, the top.  May import: every package (``referee.api`` and below,
-``referee.contract``); nothing imports it but the command and the generated-files command
-(``tests/test_layers.py``).
+``referee.contract``).  Within referee only ``referee contract`` (:mod:`referee.contract.files`,
+which builds the app to describe it) imports it (``tests/test_layers.py``).
 """
