@@ -115,8 +115,9 @@ UNKNOWN_RULES = {"coup": "COUP-X1", "spy": "SPY-S2", "all-fours": "AF-D3", "gnom
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("name", ["unknown", "Unknown", "\uff35\uff2e\uff2b\uff2e\uff2f\uff37\uff2e",
-                                  "unkn\u1d0fwn"])  # ＵＮＫＮＯＷＮ; a small capital ᴏ
+@pytest.mark.parametrize("name", ["unknown", "Unknown",
+                                  "\uff35\uff2e\uff2b\uff2e\uff2f\uff37\uff2e",  # ＵＮＫＮＯＷＮ
+                                  "unkn\u1d0fwn"])  # a small capital ᴏ
 def test_unknown_is_reserved_in_every_game(client, game, name):
     """Every game has table mode, where a face-down card nobody named is "unknown" (the
     finding: "unknown" as a Coup seat); compared as names are, look-alikes too."""
