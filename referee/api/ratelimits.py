@@ -134,7 +134,7 @@ def _bearer() -> str:
 
 def ticket_key(store: Any, match_id: str) -> tuple[str | None, dict[str, Any] | None]:
     """For a read with ``?ticket=`` and no token: ``(key, record)``, the budget key of the
-    token that minted the ticket (:func:`referee.live.ticket_token_hash`: one budget per seat
+    token that minted the ticket (:func:`referee.matches.live.ticket_token_hash`: one budget per seat
     or host, whatever ticket) and the match's record, read for it; the key is the IP's when
     the ticket is not one of this match's (forged, reworded, expired) and the record ``None``
     when there is no such match.  ``(None, None)`` for any other call.  Raises

@@ -102,7 +102,7 @@ def ticket_caller(record: dict[str, Any], ticket: str, now: float | None = None)
 
 def ticket_token_hash(record: dict[str, Any], ticket: str, now: float | None = None
                       ) -> str | None:
-    """The stored hash (SHA-256 hex, :func:`referee.callers.token_hash`) of the token that
+    """The stored hash (SHA-256 hex, :func:`referee.matches.callers.token_hash`) of the token that
     minted ``ticket``, whichever second it was minted in; ``None`` when :func:`ticket_caller`
     refuses the ticket.  A ticket's reads are counted against that token's budget."""
     try:

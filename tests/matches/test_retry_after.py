@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import time
 
-from referee.app import create_app
+from referee.serving.app import create_app
 
 SPY = {"game": "spy", "players": ["ana", "ben"]}
 

@@ -40,7 +40,7 @@ def test_a_seat_s_tickets_spend_its_token_s_one_budget(table, stream, monkeypatc
     """Issue 21: every ticket a token mints, in whichever second (each second makes another
     ticket), spends that token's one budget with it; not a budget per ticket, nor the IP's
     (a read with no token would be keyed by the IP)."""
-    import referee.live
+    import referee.matches.live
     client = _client(LIMIT_MATCH_PER_TOKEN="4/minute")
     game = table.create(client, **TARGET_ONE)
 
@@ -50,8 +50,8 @@ def test_a_seat_s_tickets_spend_its_token_s_one_budget(table, stream, monkeypatc
         return answer.get_json()["ticket"]
     first = mint("ana")  # ana: 1 of 4
     ben = mint("ben")  # ben: 1 of 4
-    now = referee.live.time.time()
-    monkeypatch.setattr(referee.live.time, "time", lambda: now + 7)
+    now = referee.matches.live.time.time()
+    monkeypatch.setattr(referee.matches.live.time, "time", lambda: now + 7)
     second = mint("ana")  # ana: 2 of 4, another second: another ticket
     assert second != first
     opened = stream(client, f"{game.url}/stream?ticket={first}")  # ana: 3 of 4

@@ -1,13 +1,13 @@
 """A stream ticket has one form (issue 21 item 6): the text ``POST …/stream-tickets`` issued,
 ``<role>.<expiry>.<mac>``; any rewording that would decode to the same role and expiry — a
 leading zero, a sign, non-ASCII digits, another case of the MAC, spacing — is 401 naming the
-field ``ticket`` (``referee.live.ticket_caller``)."""
+field ``ticket`` (``referee.matches.live.ticket_caller``)."""
 from __future__ import annotations
 
 import pytest
 
-from referee.live import TICKET_SECONDS, issue_ticket, ticket_caller
-from referee.callers import Caller
+from referee.matches.live import TICKET_SECONDS, issue_ticket, ticket_caller
+from referee.matches.callers import Caller
 from referee.refusals import Refusal
 from tests.matches.conftest import bearer
 
