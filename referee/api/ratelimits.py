@@ -4,12 +4,15 @@ stateless calls, per client IP and per token; and the client's IP behind a trust
 | budget | applies to | key | default |
 | --- | --- | --- | --- |
 | ``REFEREE_LIMIT_CREATE`` | ``POST /v1/matches`` | client IP | ``20/minute;200/hour`` |
-| ``REFEREE_LIMIT_MATCH_PER_TOKEN`` | every other ``/v1/matches/…`` call | token (or stream ticket) | ``240/minute`` |
+| ``REFEREE_LIMIT_MATCH_PER_TOKEN`` | every other ``/v1/matches/…`` call | token (a stream ticket: the token that minted it) | ``240/minute`` |
 | ``REFEREE_LIMIT_MATCH_PER_IP`` | every other ``/v1/matches/…`` call | client IP | ``1200/minute`` |
 | ``REFEREE_LIMIT_STATELESS_PER_IP`` | ``/v1/games/…`` | client IP, per worker process | ``3000/minute`` |
 
 A call without a token counts against its IP's token budget too (the key is then the IP); a
-read with a stream ticket against the ticket's.  A stream (``…/stream``) or long-poll
+read with a stream ticket against the budget of the token that minted it (one budget per seat
+or host, however many tickets it mints and in whichever second: the ticket is checked
+against the match's record first, read before the counters for such a read; a ticket that is
+not one of this match's counts as no token).  A stream (``…/stream``) or long-poll
 (``…/events?wait=``) counts once when it opens, not per event or heartbeat it carries.
 Every budget is kept in the store's Redis whatever its topology (:func:`storage`; in memory
 without Redis) but the stateless one.  The create budget is Flask-Limiter's, whose hooks run
@@ -24,9 +27,11 @@ routes have no limit.  ``REFEREE_RATE_LIMITS=off`` turns every limit off.
 
 A breached budget answers 429 ``rate-limited`` (problem+json) with ``Retry-After`` (seconds)
 and ``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds), naming the
-budget in ``RateLimit-Policy``.  A limit storage that does not answer lets requests through
-(logged: one warning line per request, :func:`quiet_swallowed`): the match store's own
-failure is then the 503.  When the budgets' round trip is the one that reads the record
+budget in ``RateLimit-Policy``; the waits are the seconds left in the spent window, rounded up
+(at most the window: a 60-second budget says 60 at most; :func:`seconds_left` reads the
+counter's PTTL).  A limit storage that does not answer lets requests through (logged: one
+warning line per request, :func:`quiet_swallowed`): the match store's own failure is then
+the 503.  When the budgets' round trip is the one that reads the record
 (``RedisStore.load_along``) and it fails for the store, the request answers the store's 503 at
 once (after one timeout, not a second one reading the record again); an error of a counter
 alone (OOM or READONLY refusing the counter's write) still lets the request through.
@@ -42,7 +47,6 @@ sit in front, or any client can pick its IP.
 from __future__ import annotations
 
 import functools
-import hashlib
 import logging
 import math
 import os
@@ -57,9 +61,11 @@ from limits.storage import RedisStorage
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.api.errors import problem_response
+from referee.matches.callers import token_hash
+from referee.matches.live import ticket_token_hash
 from referee.matches.service import MATCH_ID
 from referee.ops.logs import as_warning
-from referee.store import StoreUnavailable
+from referee.store import MatchNotFound, StoreUnavailable
 from referee.store.connect import limiter_storage
 
 log = logging.getLogger("referee.limits")
@@ -108,17 +114,40 @@ def ip_key() -> str:
 
 
 def token_key() -> str:
-    """The bearer token's SHA-256 prefix; for a stream or long-poll read with ``?ticket=``
-    (no header: browsers' EventSource), the ticket's; the IP when the call has neither.  A
-    stream or long-poll is one request, so it counts once however long it stays open."""
-    header = request.headers.get("Authorization", "")
-    token = header.partition(" ")[2].strip()
-    if not token:
-        ticket = request.args.get("ticket")
-        if not ticket:
-            return ip_key()
-        return "ticket:" + hashlib.sha256(ticket.encode()).hexdigest()[:32]
-    return "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+    """The bearer token's budget key (:func:`budget_key_of`); the IP when the call has none.
+    A read with ``?ticket=`` is keyed by the token that minted the ticket instead
+    (:func:`ticket_key`).  A stream or long-poll is one request, so it counts once however
+    long it stays open."""
+    token = _bearer()
+    return budget_key_of(token_hash(token)) if token else ip_key()
+
+
+def budget_key_of(stored_hash: str) -> str:
+    """The token budget's key of the token whose SHA-256 hex is ``stored_hash`` (what a
+    match record stores of each token): the same for the token and its tickets."""
+    return "token:" + stored_hash[:32]
+
+
+def _bearer() -> str:
+    return request.headers.get("Authorization", "").partition(" ")[2].strip()
+
+
+def ticket_key(store: Any, match_id: str) -> tuple[str | None, dict[str, Any] | None]:
+    """For a read with ``?ticket=`` and no token: ``(key, record)``, the budget key of the
+    token that minted the ticket (:func:`referee.matches.live.ticket_token_hash`: one budget per seat
+    or host, whatever ticket) and the match's record, read for it; the key is the IP's when
+    the ticket is not one of this match's (forged, reworded, expired) and the record ``None``
+    when there is no such match.  ``(None, None)`` for any other call.  Raises
+    :class:`~referee.store.StoreUnavailable` when the store does not answer."""
+    ticket = request.args.get("ticket")
+    if not ticket or _bearer() or store is None:
+        return None, None
+    try:
+        record = store.load(match_id)
+    except MatchNotFound:
+        return ip_key(), None
+    stored_hash = ticket_token_hash(record, ticket)
+    return (ip_key() if stored_hash is None else budget_key_of(stored_hash)), record
 
 
 def quiet_swallowed(record: logging.LogRecord) -> bool:
@@ -190,20 +219,22 @@ class SharedBudgets:
         self._redis = isinstance(storage, RedisStorage)
         self.store = store if self._redis and hasattr(store, "load_along") else None
 
-    def hit(self, match_id: str | None = None
+    def hit(self, match_id: str | None = None, keys: Mapping[str, str] | None = None
             ) -> tuple[tuple[str, Any, int] | None, dict[str, Any] | None]:
         """Count this request; return ``(spent, record)``: ``spent`` is ``(scope, item,
         seconds until its window ends)`` of the first budget spent, else ``None``; ``record``
         the record of match ``match_id``, read in the same round trip when the budgets are
         counted in the match store's Redis (:attr:`store`: ``load_along``), else ``None``.
-        Storage errors propagate (the caller lets the request through)."""
-        counters = [(scope, item, item.key_for(self.prefix, key(), scope))
+        ``keys``: ``{scope: key}`` for budgets whose key is known already (a ticket's), used
+        instead of their key functions.  Storage errors propagate (the caller lets the
+        request through)."""
+        keys = keys or {}
+        counters = [(scope, item, item.key_for(self.prefix, keys.get(scope) or key(), scope))
                     for scope, items, key in self.budgets for item in items]
         counts, record = self._count(counters, match_id)
         for (scope, item, key), count in zip(counters, counts):
             if count > item.amount:
-                wait = max(1, math.ceil(self.storage.get_expiry(key) - time.time()))
-                return (scope, item, wait), record
+                return (scope, item, seconds_left(self.storage, key, item)), record
         return None, record
 
     def _count(self, counters: list[tuple[str, Any, str]], match_id: str | None
@@ -233,6 +264,21 @@ class SharedBudgets:
         return counts, record
 
 
+def seconds_left(storage: Any, key: str, item: Any) -> int:
+    """Whole seconds until the fixed window of counter ``key`` (budget ``item``) ends: the
+    time left rounded up, from 1 to the window's length (a 60-second window says 60 at most,
+    never 61).  Redis: the counter's ``PTTL`` (milliseconds; ``TTL`` is rounded to the
+    nearest second, so it could say 59 with 59.4 s left); other storages: its expiry time.
+    A counter with no expiry (gone between the count and this read) says the whole window."""
+    window = item.get_expiry()
+    if isinstance(storage, RedisStorage):
+        millis = storage.get_connection(True).pttl(storage.prefixed_key(key))
+        left = millis / 1000 if millis >= 0 else window
+    else:
+        left = storage.get_expiry(key) - time.time()
+    return min(window, max(1, math.ceil(left)))
+
+
 def breach_response(scope: str, item: Any, wait: int):
     """429 ``rate-limited``: the ``scope`` budget (``item``, a ``limits`` item) is spent for
     ``wait`` more seconds; ``Retry-After`` and ``RateLimit-*`` say so."""
@@ -247,9 +293,12 @@ def breach_response(scope: str, item: Any, wait: int):
 
 def too_many(limit: RequestLimit):
     """Flask-Limiter's ``on_breach``: :func:`breach_response` for the breached ``limit``
-    (its scope is the last part of the counter's key)."""
-    wait = max(1, math.ceil(limit.reset_at - time.time()))
-    return breach_response(limit.request_args[-1], limit.limit, wait)
+    (its scope is the last part of the counter's key), its wait :func:`seconds_left` in the
+    counter's window (not ``limit.reset_at``, which Flask-Limiter rounds down and adds 1 to:
+    61 for a window with 60.4 s left)."""
+    storage = limit.extension.storage
+    return breach_response(limit.request_args[-1], limit.limit,
+                           seconds_left(storage, limit.key, limit.limit))
 
 
 def _only_when(test, function):
@@ -303,6 +352,7 @@ def init_app(app: Flask, matches: Any, stateless: list) -> None:
         store=app.extensions.get("referee.store") if same_redis else None)
     budget = LocalBudget(config["LIMIT_STATELESS_PER_IP"], "stateless")
     names = frozenset(blueprint.name for blueprint in stateless)
+    store = app.extensions.get("referee.store")
 
     @app.before_request
     def _match_budgets():
@@ -312,7 +362,11 @@ def init_app(app: Flask, matches: Any, stateless: list) -> None:
                     match_id is not None and not MATCH_ID.fullmatch(match_id)):
                 match_id = None  # a preflight reads no record: it is answered without one
             try:
-                spent, record = playing.hit(match_id)
+                key, record = ticket_key(store, match_id) if match_id else (None, None)
+                if key is None:
+                    spent, record = playing.hit(match_id)
+                else:  # a ticket's read: its record is read already (for its key)
+                    spent, _ = playing.hit(None, {"match-token": key})
             except StoreUnavailable:
                 # The round trip that also reads the record failed: the match store is what
                 # does not answer, so answer its 503 now (one timeout), not after reading again.

@@ -28,7 +28,11 @@ token holder trades its token for a read-only ticket valid for :data:`TICKET_SEC
 passes it as ``?ticket=``; the token itself never goes in a URL.  A ticket is
 ``<role>.<expiry>.<mac>``: the role (``h`` host, ``s<n>`` seat *n*), the Unix expiry, and an
 HMAC-SHA-256 keyed with the stored hash of that role's token, so every worker and pod checks
-it with no state of its own, and nobody without the token (or the store) can make one.
+it with no state of its own, and nobody without the token (or the store) can make one.  A
+ticket has one form, the one issued (decimal numbers without a leading zero, 32 lower-case hex
+digits): any other text is 401, even one that would decode to the same role and expiry
+(``h.0<expiry>.<mac>``).  Whatever tickets a token mints, their reads spend that token's one
+budget (:func:`ticket_token_hash`, used by :mod:`referee.api.ratelimits`).
 
 Waiting never holds a thread of its own: each reader waits on a
 :class:`~referee.store.feed.Watch` (a greenlet's event under gevent).
@@ -38,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import time
 from typing import Any, Iterator
 
@@ -72,20 +77,39 @@ def issue_ticket(record: dict[str, Any], caller: Caller, now: float | None = Non
             "expires_in": TICKET_SECONDS}
 
 
+_TICKET = re.compile(r"(h|s(?:0|[1-9][0-9]{0,2}))\.([1-9][0-9]{0,11})\.([0-9a-f]{32})")
+"""The one form of a ticket, as :func:`issue_ticket` writes it: ``h`` or ``s<n>``, the expiry,
+the MAC; ASCII digits, no leading zero, no sign, no other case or spacing."""
+
+
 def ticket_caller(record: dict[str, Any], ticket: str, now: float | None = None) -> Caller:
-    """Who ``ticket`` was issued to; 401 ``unauthorized`` if it is malformed, forged, of
-    another match or expired."""
-    role, _, rest = ticket.partition(".")
-    expiry, _, mac = rest.partition(".")
-    caller = _role_caller(record, role)
-    if caller is None or not expiry.isdigit() or len(expiry) > 12:
+    """Who ``ticket`` was issued to; 401 ``unauthorized`` if it is not in the one form
+    :func:`issue_ticket` writes (:data:`_TICKET`: ``h.0<expiry>.<mac>`` or a full-width digit
+    is refused, though it would decode to the same expiry), forged, of another match or
+    expired."""
+    form = _TICKET.fullmatch(ticket)
+    caller = _role_caller(record, form.group(1)) if form is not None else None
+    if caller is None:
         raise _bad_ticket("This is not a stream ticket of this match.")
+    role, expiry, mac = form.groups()
     if not hmac.compare_digest(_mac(record, role, int(expiry)), mac):
         raise _bad_ticket("This is not a stream ticket of this match.")
     if int(expiry) < (now if now is not None else time.time()):
         raise _bad_ticket("This stream ticket has expired: get a new one with the token "
                           "(POST /v1/matches/{id}/stream-tickets).")
     return caller
+
+
+def ticket_token_hash(record: dict[str, Any], ticket: str, now: float | None = None
+                      ) -> str | None:
+    """The stored hash (SHA-256 hex, :func:`referee.matches.callers.token_hash`) of the token that
+    minted ``ticket``, whichever second it was minted in; ``None`` when :func:`ticket_caller`
+    refuses the ticket.  A ticket's reads are counted against that token's budget."""
+    try:
+        caller = ticket_caller(record, ticket, now)
+    except Refusal:
+        return None
+    return record["host"] if caller.host else record["seats"][caller.seat]
 
 
 def _role_caller(record: dict[str, Any], role: str) -> Caller | None:

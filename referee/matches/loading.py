@@ -17,7 +17,7 @@ from referee.games.common.vocabulary import HOST
 from referee.games.common.quoting import quoted
 from referee.refusals import InvalidInput, UnknownGame
 from referee.schemas.fastcheck import Check, checker, loader_of
-from referee.schemas.fields import name_key
+from referee.schemas.fields import name_keys
 from referee.registry import GAMES, GameEntry
 
 
@@ -104,28 +104,46 @@ RESERVED_NAMES = frozenset({REFEREE, HOST})
 """Names no player may take: the referee view's viewer id and the host of host-only actions;
 a seat so named would be served the referee's view."""
 
-_RESERVED_KEYS = frozenset(name_key(name) for name in RESERVED_NAMES)
-"""The reserved names as names are compared (:func:`name_key`: ``"Host"`` and full-width
-``"ＨＯＳＴ"`` are ``"host"``)."""
+_RESERVED_KEYS = frozenset(key for name in RESERVED_NAMES for key in name_keys(name))
+"""The reserved names as names are compared (:func:`name_keys`: ``"Host"`` and full-width
+``"ＨＯＳＴ"`` are ``"host"``, and so is anything whose TS #39 skeleton is ``host``'s)."""
 
 
 def _refuse_reserved(entry: GameEntry, players: list[str]) -> None:
-    """Refuse a reserved name, compared by :func:`name_key` like every name (``"Host"`` and
-    full-width ``"ＨＯＳＴ"`` too): one of :data:`RESERVED_NAMES` is 422 ``invalid-input`` (field ``players``); one of the
-    game's own (``engine.reserved_names``, Coup's ``"court"``) is 422 ``invalid-setup`` with
-    the game's rule, naming ``players[i]``."""
-    reserved = [name for name in players if name_key(name) in _RESERVED_KEYS]
+    """Refuse a reserved name, compared by :func:`name_keys` like every name (``"Host"``,
+    full-width ``"ＨＯＳＴ"`` and look-alikes too): one of :data:`RESERVED_NAMES` is 422
+    ``invalid-input`` (field ``players``); one of the game's own (``engine.reserved_names``:
+    ``"unknown"`` in every game, Coup's ``"court"`` and characters) is 422 ``invalid-setup``
+    with the game's rule, naming ``players[i]``."""
+    reserved = [name for name in players if not _RESERVED_KEYS.isdisjoint(name_keys(name))]
     if reserved:
         raise InvalidInput(f"{reserved[0]!r} is reserved (\"host\" names the host and "
-                           "\"__referee__\" the referee's view, in any case or width) and "
-                           "cannot name a player.", errors=[
+                           "\"__referee__\" the referee's view, in any case, width or "
+                           "look-alike form) and cannot name a player.", errors=[
                                {"field": "players", "message": f"{reserved[0]!r} is reserved"}])
-    own = {name_key(name): v for name, v in entry.engine.reserved_names.items()}
-    problems = [dataclasses.replace(own[name_key(name)], field=f"players[{i}]",
-                                    params={"name": repr(name)})
-                for i, name in enumerate(players) if name_key(name) in own]
+    own = _own_reserved(entry)
+    problems = []
+    for i, name in enumerate(players):
+        found = next((own[key] for key in name_keys(name) if key in own), None)
+        if found is not None:
+            problems.append(dataclasses.replace(found, field=f"players[{i}]",
+                                                params={"name": repr(name)}))
     if problems:
         raise InvalidSetup(problems)
+
+
+_OWN: dict[str, dict[tuple[str, str], Violation]] = {}
+
+
+def _own_reserved(entry: GameEntry) -> dict[tuple[str, str], Violation]:
+    """``{key: violation}`` of the game's reserved names, each under every one of its
+    :func:`name_keys` (built once per game)."""
+    own = _OWN.get(entry.name)
+    if own is None:
+        own = _OWN[entry.name] = {key: refusal
+                                  for name, refusal in entry.engine.reserved_names.items()
+                                  for key in name_keys(name)}
+    return own
 
 
 def load_setup(entry: GameEntry, data: Any) -> tuple[dict[str, Any], int | str]:

@@ -7,6 +7,8 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, utils, validate
 
+from referee.schemas.confusables import describe, script_problem, skeleton
+
 MAX_NAME = 64
 MAX_PLAYERS = 8
 MAX_ITEM_ERRORS = 50
@@ -103,8 +105,16 @@ def _text_problem(text: str) -> str | None:
     return None
 
 
-name_problem = text_problem
-"""A player's name follows the free-text rules (:func:`text_problem`), nothing more."""
+def seat_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a seat, or ``None``: the free-text rules (:func:`text_problem`),
+    then Unicode TS #39's checks of one name (:func:`referee.schemas.confusables.script_problem`:
+    no scripts mixed beyond Latin plus one other that is not Cyrillic, Greek or Cherokee, no
+    digits of two number systems, no mark twice on one letter, no U+FFFD)."""
+    return text_problem(name) or script_problem(name)
+
+
+name_problem = seat_name_problem
+"""A seat's name: :func:`seat_name_problem`."""
 
 
 NAME_PATTERN = r"^\S(.*\S)?$"
@@ -116,14 +126,28 @@ TEXT_RULES = ("printable characters (no control, format or bidi characters such 
 
 NAME_RULES = ("a player's name: 1-64 printable characters (no control, format or bidi "
               "characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white "
-              "space at either end, not starting with a combining mark; names in one game "
-              "differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash)")
+              "space at either end, not starting with a combining mark")
+
+SEAT_RULES = (NAME_RULES + "; one script (Latin may join one other script, not Cyrillic, "
+              "Greek or Cherokee; digits, spaces, punctuation and emoji go with any), digits "
+              "of one number system, no U+FFFD (Unicode TS #39, moderately restrictive); "
+              "names in one game differ after case and compatibility folding (NFKC: Ana, ANA "
+              "and ＡＮＡ clash) and do not look alike (TS #39 confusable skeletons: ana and "
+              "Cyrillic аna, ı and i, 1 and ١ clash)")
 
 
 def valid_text(text: str) -> None:
     """A marshmallow validator of free text (:func:`text_problem`): ``ValidationError`` with
     the reason, so the answer is 422 naming the field."""
     problem = text_problem(text)
+    if problem is not None:
+        raise ValidationError(problem)
+
+
+def valid_seat_name(name: str) -> None:
+    """A marshmallow validator of a seat's name (:func:`seat_name_problem`):
+    ``ValidationError`` with the reason, so the answer is 422 naming the field."""
+    problem = seat_name_problem(name)
     if problem is not None:
         raise ValidationError(problem)
 
@@ -138,29 +162,79 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", folded.casefold())
 
 
+def name_keys(name: str) -> tuple[tuple[str, str], ...]:
+    """What ``name`` must share with no other name of its game, each tagged by kind: its
+    :func:`name_key` (``ANA`` is ``ana``), its TS #39 skeleton (``аna`` with a Cyrillic ``а``
+    is ``ana``; ``Ian`` is ``lan``) and its key's skeleton (``АNA`` is ``ana``)."""
+    key = name_key(name)
+    return (("key", key), ("skeleton", skeleton(name)), ("folded", skeleton(key)))
+
+
+def look_alike(names: list[str]) -> tuple[str, str] | None:
+    """The first two of ``names`` (in order) that share one of their :func:`name_keys`, or
+    ``None``."""
+    seen: dict[tuple[str, str], str] = {}
+    for name in names:
+        keys = name_keys(name)
+        for key in keys:
+            if key in seen:
+                return seen[key], name
+        for key in keys:
+            seen.setdefault(key, name)
+    return None
+
+
+def _difference(first: str, second: str) -> tuple[str, str]:
+    """The first characters where two names differ (the last ones if one starts the other)."""
+    return next(((a, b) for a, b in zip(first, second) if a != b), (first[-1], second[-1]))
+
+
 def PlayerName(**kwargs: Any) -> fields.String:
-    """A player's name: 1–64 printable characters in NFC, not padded (:func:`name_problem`)."""
+    """A player's name: 1–64 printable characters in NFC, not padded (:func:`text_problem`);
+    where a name only refers to a seat (an action's ``player``, a snapshot's keys)."""
     metadata = {"pattern": NAME_PATTERN, "description": NAME_RULES, **kwargs.pop("metadata", {})}
     return fields.String(validate=[validate.Length(1, MAX_NAME), valid_text],
                          metadata=metadata, **kwargs)
 
 
+def SeatName(**kwargs: Any) -> fields.String:
+    """A seat's name as a setup or snapshot lists it: a :func:`PlayerName` that also passes
+    Unicode TS #39's checks of one name (:func:`seat_name_problem`)."""
+    metadata = {"pattern": NAME_PATTERN, "description": SEAT_RULES, **kwargs.pop("metadata", {})}
+    return fields.String(validate=[validate.Length(1, MAX_NAME), valid_seat_name],
+                         metadata=metadata, **kwargs)
+
+
+def distinct_names(names: list[str]) -> None:
+    """A validator of a seat list: each name once after case and compatibility folding
+    (:func:`name_key`), and no two names alike by their TS #39 skeletons
+    (:func:`look_alike`); ``ValidationError`` naming both names otherwise."""
+    keys = [name_key(name) for name in names]
+    if len(set(keys)) != len(keys):
+        raise ValidationError("Each player must be named once (names that differ only "
+                              "in case or in compatibility forms, such as full-width "
+                              "ＡＮＡ and ana, count as one).")
+    pair = look_alike(names)
+    if pair is not None:
+        first, second = pair
+        one, other = _difference(first, second)
+        raise ValidationError(f"{first!r} and {second!r} look alike ({describe(one)} and "
+                              f"{describe(other)} can be taken for one another, Unicode "
+                              f"TS #39): give each player a name the others cannot mistake.")
+
+
 def Players(min_players: int, max_players: int, **kwargs: Any) -> fields.List:
-    """The seated players in seat/play order, names distinct by :func:`name_key` (case and
-    compatibility forms folded: ``ana`` and full-width ``ａｎａ`` clash)."""
-    def distinct(names: list[str]) -> None:
-        keys = [name_key(name) for name in names]
-        if len(set(keys)) != len(keys):
-            raise ValidationError("Each player must be named once (names that differ only "
-                                  "in case or in compatibility forms, such as full-width "
-                                  "ＡＮＡ and ana, count as one).")
+    """The seated players in seat/play order: each a :func:`SeatName`, distinct by
+    :func:`distinct_names` (``ana`` and full-width ``ａｎａ`` clash, so do ``ana`` and
+    Cyrillic ``аna``)."""
     metadata = {"uniqueItems": True,
                 "description": "the players in seat/play order; each named once: names differ "
                                "after case and compatibility (NFKC) folding (Ana, ANA and "
-                               "full-width ＡＮＡ clash)",
+                               "full-width ＡＮＡ clash) and do not look alike (Unicode TS #39 "
+                               "skeletons: ana and Cyrillic аna, ı and i, 1 and ١ clash)",
                 **kwargs.pop("metadata", {})}
-    return List(PlayerName(), required=True, metadata=metadata,
-                validate=[validate.Length(min_players, max_players), distinct], **kwargs)
+    return List(SeatName(), required=True, metadata=metadata,
+                validate=[validate.Length(min_players, max_players), distinct_names], **kwargs)
 
 
 def Mode(**kwargs: Any) -> fields.String:

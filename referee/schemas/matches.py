@@ -5,8 +5,8 @@ from marshmallow import EXCLUDE, INCLUDE, Schema, fields, validate
 
 from referee.schemas.fastcheck import FastLoad
 from referee.schemas.fields import (AsciiInteger, List, MAX_PLAYERS, Mode, NAME_PATTERN,
-                                    Options, PlayerName, Seed, StrictBoolean, TEXT_RULES,
-                                    valid_text)
+                                    Options, PlayerName, SeatName, Seed, StrictBoolean,
+                                    TEXT_RULES, valid_text)
 
 MAX_SEQ = 2**63 - 1
 """The largest ``after`` (a Redis list index is a signed 64-bit integer)."""
@@ -24,12 +24,13 @@ class MatchCreateSchema(Schema):
         unknown = INCLUDE
 
     game = fields.String(required=True, metadata={"description": "a registered game name"})
-    players = List(PlayerName(), required=True, validate=validate.Length(2, MAX_PLAYERS),
-                          metadata={"uniqueItems": True,
-                                    "description": "seat names in seat/play order (the "
-                                    "game's setup says how many); each named once: names "
-                                    "differ after case and compatibility (NFKC) "
-                                    "folding (Ana, ANA and full-width ＡＮＡ clash)"})
+    players = List(SeatName(), required=True, validate=validate.Length(2, MAX_PLAYERS),
+                   metadata={"uniqueItems": True,
+                             "description": "seat names in seat/play order (the game's setup "
+                             "says how many); each named once: names differ after case and "
+                             "compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ "
+                             "clash) and do not look alike (Unicode TS #39 skeletons: ana "
+                             "and Cyrillic аna, ı and i, 1 and ١ clash)"})
     options = Options()
     mode = Mode(metadata={"description": "digital: the service deals from the seed; table: "
                           "real cards, the service keeps the public record"})

@@ -22,7 +22,8 @@ REMEMBERED_CHARS = 64
 def text_only(validator: Callable) -> bool:
     """A validator whose verdict on a string depends on that string alone (a ``Length``, a
     ``OneOf``, the free-text rules), so a string it passed once passes again."""
-    return type(validator) in (validate.Length, validate.OneOf) or validator is own.valid_text
+    return (type(validator) in (validate.Length, validate.OneOf)
+            or validator is own.valid_text or validator is own.valid_seat_name)
 
 
 def remembering(check: Check) -> Check:
@@ -49,7 +50,8 @@ def validator_test(validator: Callable) -> Check:
     """``test(value) -> bool``: the validator raises no ``ValidationError`` for ``value``.
     ``OneOf`` over strings (card codes…) is a set lookup (its ``value in choices``); a
     ``Length`` or ``Range`` is its own comparisons, in its own order; the free-text validator
-    (``fields.valid_text``) is ``text_problem``'s answer, which is what it raises on."""
+    (``fields.valid_text``) is ``text_problem``'s answer, which is what it raises on, and the
+    seat-name one (``fields.valid_seat_name``) ``seat_name_problem``'s."""
     if type(validator) is validate.OneOf and all(type(c) is str for c in validator.choices):
         choices = frozenset(validator.choices)
         return lambda value: type(value) is str and value in choices
@@ -59,6 +61,8 @@ def validator_test(validator: Callable) -> Check:
         return _range_test(validator)
     if validator is own.valid_text:
         return lambda value: own.text_problem(value) is None
+    if validator is own.valid_seat_name:
+        return lambda value: own.seat_name_problem(value) is None
 
     def test(value: Any) -> bool:
         try:

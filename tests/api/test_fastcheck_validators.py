@@ -8,7 +8,7 @@ import pytest
 from marshmallow import ValidationError, validate
 
 from referee.schemas.validator_tests import validator_test
-from referee.schemas.fields import valid_text
+from referee.schemas.fields import valid_seat_name, valid_text
 
 LENGTHS = [validate.Length(1, 64), validate.Length(0, 4), validate.Length(min=2),
            validate.Length(max=3), validate.Length(equal=2), validate.Length()]
@@ -19,7 +19,8 @@ SIZED = ["", "a", "ab", "abc", "abcd", "x" * 64, "x" * 65, [], [1], [1, 2], [1, 
          {}, {"a": 1, "b": 2, "c": 3}]
 NUMBERS = [-10**30, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 9999, 10000, 10001, 2**64]
 TEXTS = ["ana", "Ana Lee", "", " ana", "ana ", "ana\u202e", "ana\x00", "\u3164", "e\u0301",
-         "\u00e9", "\u0301a", "❤\ufe0f", "a\ufe0f", "名前", "\u2800", "a\nb", "x" * 200]
+         "\u00e9", "\u0301a", "❤\ufe0f", "a\ufe0f", "名前", "\u2800", "a\nb", "x" * 200,
+         "\u0430na", "ana\ufffd", "1\u0661", "ခင်မောင်", "ကျော် (Kyaw)", "a\u0301\u0301"]
 
 
 def raises_nothing(validator, value) -> bool:
@@ -30,8 +31,8 @@ def raises_nothing(validator, value) -> bool:
     return True
 
 
-@pytest.mark.parametrize("validator", LENGTHS + RANGES + [valid_text],
-                         ids=lambda v: "valid_text" if v is valid_text else repr(v))
+@pytest.mark.parametrize("validator", LENGTHS + RANGES + [valid_text, valid_seat_name],
+                         ids=lambda v: getattr(v, "__name__", None) or repr(v))
 def test_each_compiled_validator_test_is_the_validator(validator):
     values = SIZED if isinstance(validator, validate.Length) else \
         NUMBERS if isinstance(validator, validate.Range) else TEXTS

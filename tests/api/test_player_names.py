@@ -101,8 +101,8 @@ def test_reserved_names_are_compared_after_case_and_compatibility_folding(client
         assert problem["type"] == "/problems/invalid-input"
         assert problem["errors"] == [{"field": "players", "message": f"{name!r} is reserved"}]
         assert problem["detail"] == (f"{name!r} is reserved (\"host\" names the host and "
-                                     "\"__referee__\" the referee's view, in any case or "
-                                     "width) and "
+                                     "\"__referee__\" the referee's view, in any case, "
+                                     "width or look-alike form) and "
                                      "cannot name a player.")
     assert client.post("/v1/games/all-fours/setup",  # a near name is a name like any other
                        json={"players": ["hosts", "referee"], "seed": 1}).status_code == 200

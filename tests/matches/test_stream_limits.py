@@ -1,7 +1,8 @@
 """Live streams and long-polls under the abuse limits (referee.api.ratelimits): a stream or a
 long-poll is one request, so it spends one unit of its token's budget when it opens, however
-many events and heartbeats it then carries; a read with a stream ticket spends the ticket's
-budget, not its IP's.  The suite runs with limits off; these tests turn them on."""
+many events and heartbeats it then carries; a read with a stream ticket spends the budget of
+the token that minted it (one per seat, however many tickets), not its IP's.  The suite runs
+with limits off; these tests turn them on."""
 from __future__ import annotations
 
 from referee.serving.app import create_app
@@ -35,20 +36,50 @@ def test_a_stream_counts_once_however_many_heartbeats_and_events_it_carries(tabl
     assert game.get("ben").status_code == 429
 
 
-def test_a_ticket_stream_spends_the_ticket_s_budget_not_the_ip_s(table, stream):
-    client = _client(LIMIT_MATCH_PER_TOKEN="2/minute")
+def test_a_seat_s_tickets_spend_its_token_s_one_budget(table, stream, monkeypatch):
+    """Issue 21: every ticket a token mints, in whichever second (each second makes another
+    ticket), spends that token's one budget with it; not a budget per ticket, nor the IP's
+    (a read with no token would be keyed by the IP)."""
+    import referee.matches.live
+    client = _client(LIMIT_MATCH_PER_TOKEN="4/minute")
     game = table.create(client, **TARGET_ONE)
-    tickets = []
-    for who in ("ana", "ben"):  # 1 of 2 of each token
+
+    def mint(who):
         answer = client.post(game.url + "/stream-tickets", headers=bearer(game.token(who)))
         assert answer.status_code == 201, answer.get_json()
-        tickets.append(answer.get_json()["ticket"])
-    # no Authorization header: keyed by the IP these would share one budget of 2
-    opened = [stream(client, f"{game.url}/stream?ticket={t}") for t in tickets]
-    again = [stream(client, f"{game.url}/stream?ticket={t}") for t in tickets]
-    assert [s.status for s in opened + again] == [200] * 4
-    for s in opened + again:
-        s.close()
-    third = client.get(f"{game.url}/stream?ticket={tickets[0]}")
-    assert third.status_code == 429, third.get_json()
-    assert client.get(game.url, headers=bearer(game.token("ana"))).status_code == 200
+        return answer.get_json()["ticket"]
+    first = mint("ana")  # ana: 1 of 4
+    ben = mint("ben")  # ben: 1 of 4
+    now = referee.matches.live.time.time()
+    monkeypatch.setattr(referee.matches.live.time, "time", lambda: now + 7)
+    second = mint("ana")  # ana: 2 of 4, another second: another ticket
+    assert second != first
+    opened = stream(client, f"{game.url}/stream?ticket={first}")  # ana: 3 of 4
+    assert opened.status == 200
+    opened.close()
+    assert client.get(f"{game.url}/events?ticket={second}").status_code == 200  # 4 of 4
+    for spent in (client.get(f"{game.url}/stream?ticket={second}"),
+                  client.get(f"{game.url}/events?ticket={first}"),
+                  client.get(game.url, headers=bearer(game.token("ana")))):
+        assert spent.status_code == 429, spent.get_json()
+        assert spent.get_json()["errors"] == [{"field": "client",
+                                               "message": "match-token budget spent"}]
+    polled = client.get(f"{game.url}/events?ticket={ben}")  # ben: 2 of 4, the same IP
+    assert polled.status_code == 200
+    assert client.get(game.url, headers=bearer(game.token("ben"))).status_code == 200
+
+
+def test_a_ticket_that_is_not_the_match_s_spends_the_ip_s_budget(table):
+    """A forged or reworded ticket is keyed as a call with no token (the IP), so rewording a
+    ticket buys no budget of its own."""
+    client = _client(LIMIT_MATCH_PER_TOKEN="3/minute")
+    game = table.create(client, **TARGET_ONE)
+    ticket = client.post(game.url + "/stream-tickets",
+                         headers=bearer(game.token("ana"))).get_json()["ticket"]
+    role, expiry, mac = ticket.split(".")
+    for reworded in (f"{role}.0{expiry}.{mac}", f"{role}.00{expiry}.{mac}",
+                     f"{role}.{expiry}.{mac.upper()}"):
+        assert client.get(f"{game.url}/events?ticket={reworded}").status_code == 401
+    # the IP's 3 are spent (no token: keyed by the IP), ana's ticket is untouched
+    assert client.get(game.url).status_code == 429
+    assert client.get(f"{game.url}/events?ticket={ticket}").status_code == 200

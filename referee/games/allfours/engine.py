@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.games.allfours import apply, judge, setup, snapshot, views
 from referee.games.allfours.rules import next_to_play, player_right_of
-from referee.games.base import UNKNOWN, Engine, OptionSpec, each_card
+from referee.games.base import UNKNOWN, Engine, OptionSpec, each_card, violation
 from referee.games.common.cards import PACK, suit_of
 from referee.games.common.jsoncopy import json_copy
 
@@ -30,6 +30,10 @@ class AllFours(Engine):
     rules_version = "1"
     vocabulary, dispatch = judge.VOCABULARY, judge.CHECKS
     dealt_fields = ("deal", "kick")
+    # In table mode every hand is dealt face down as "unknown" cards (AF-D3): a seat so named
+    # would read as one.  Card codes ("AS", "JD") are not reserved: no field takes a card or a
+    # seat alike, and a code is how many people write their initials.
+    reserved_names = {UNKNOWN: violation("AF-D3", "allfours.setup.unknown_reserved")}
     options = {
         "target": OptionSpec(14, "int", "AF-S6", "Points that win the game.", minimum=1,
                              maximum=1000),

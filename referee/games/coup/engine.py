@@ -35,9 +35,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import Engine, InvalidSetup, OptionSpec, Violation, each_card, violation
+from referee.games.base import (UNKNOWN, Engine, InvalidSetup, OptionSpec, Violation, each_card,
+                                violation)
 from referee.games.coup import judge
-from referee.games.coup.rules import EXCHANGERS
+from referee.games.coup.rules import CHARACTERS, EXCHANGERS
 from referee.games.coup.setup import setup_game
 from referee.games.coup.table import COURT
 from referee.games.coup.snapshot import check_snapshot
@@ -54,9 +55,17 @@ class CoupEngine(Engine):
     rules_version = "1"
     vocabulary, dispatch = judge.VOCABULARY, judge.RULES
     dealt_fields = ("deal",)
+    # Names a seat may not take (compared as names are: case, width and look-alikes folded).
     # "court" is a place in what the referee knows of each card (COUP-X1: places
-    # ["ana", "court"]): a seat so named would make those records ambiguous
-    reserved_names = {COURT: violation("COUP-X1", "coup.setup.court_reserved")}
+    # ["ana", "court"]) and "unknown" a face-down card nobody named (COUP-X1): a seat so
+    # named would read as the court deck or as a card.  A character's name is what claims,
+    # blocks and proofs say (COUP-S2, B1, C2: "captain blocks"), so a seat called "captain"
+    # would read as the character; all six are reserved, whichever exchanger is used.
+    # ("duke" names no card here: Coup with the Inquisitor has the Duchess.)
+    reserved_names = {COURT: violation("COUP-X1", "coup.setup.court_reserved"),
+                      UNKNOWN: violation("COUP-X1", "coup.setup.unknown_reserved"),
+                      **{character: violation("COUP-S2", "coup.setup.character_reserved")
+                         for character in CHARACTERS}}
     options = {
         "exchanger": OptionSpec("ambassador", "choice", "COUP-S2",
                                 "The fifth character: Ambassador or Inquisitor.",

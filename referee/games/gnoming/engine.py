@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import Engine, OptionSpec, Violation, each_card
+from referee.games.base import UNKNOWN, Engine, OptionSpec, Violation, each_card, violation
 from referee.games.gnoming import apply, judge, setup, snapshot, views
 from referee.games.gnoming.scoring import layout_points, round_points, score_game
 
@@ -25,6 +25,10 @@ class GnomingEngine(Engine):
     rules_version = "1"
     vocabulary, dispatch = judge.VOCABULARY, judge.CHECKS
     dealt_fields = ("deal",)
+    # Table mode: face-down layout cards are "unknown" (GN-X1), so a seat so named would read
+    # as one.  Card names ("3", "-2", "M", "H") are not reserved: no field takes a card or a
+    # seat alike, and "M" or "H" is an initial.
+    reserved_names = {UNKNOWN: violation("GN-X1", "gnoming.setup.unknown_reserved")}
     options = {
         "allow_two_players": OptionSpec(False, "bool", "GN-C2", "Admit 2 players (the "
                                         "publisher says 2–7; the seed 3–7)."),

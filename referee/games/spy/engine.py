@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import (Engine, ImpossibleState, InvalidSetup, OptionSpec, Violation,
-                                violation)
+from referee.games.base import (UNKNOWN, Engine, ImpossibleState, InvalidSetup, OptionSpec,
+                                Violation, violation)
 from referee.games.spy.apply import PLAYS, play, working_copy
 from referee.games.spy.judge import action_violations, legal_turn_actions, to_move
 from referee.games.spy.positions import MIRRORS
@@ -43,6 +43,10 @@ class SpyEngine(Engine):
     rules_version = RULES_VERSION
     vocabulary, dispatch = VOCABULARY, PLAYS
     dealt_fields = ("bases",)
+    # Table mode: a base's hidden cards may be entered as "unknown" (SPY-S2), so a seat so
+    # named would read as one.  Card names (spy, safe_1, bomb_3…) are not reserved: no field
+    # takes a card or a seat alike (a spy's target is a seat, an answer's card a card).
+    reserved_names = {UNKNOWN: violation("SPY-S2", "spy.setup.unknown_reserved")}
     options = {
         "mirror": OptionSpec("across", "choice", "SPY-P1", "Which opponent card mirrors the one "
                              "your Spy faces: 'across' (index n-1-i) or 'same' (index i).",
