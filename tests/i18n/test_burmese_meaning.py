@@ -66,3 +66,10 @@ def test_spy_t1_says_a_player_may_move_spy_both_or_neither():
 def test_spy_m1_moves_that_many_spaces():
     """SPY-M1: "exactly as many spaces as the number" — the Burmese lacked the spaces."""
     assert "နံပါတ်အရေအတွက် နေရာကို အတိအကျ" in _rule("spy", "SPY-M1")
+
+
+def test_af_i1_renege_points_count_after_the_game_point_not_after_the_game():
+    """AF-I1: "1 point each, counted after Game" (the Game point, AF-S6's order); the Burmese
+    said ဂိမ်းပြီးနောက် ("after the game is over")."""
+    my = _rule("all-fours", "AF-I1")
+    assert "ဂိမ်းပြီးနောက်" not in my and "(ဂိမ်းအမှတ်ပြီးနောက် တွက်)" in my
