@@ -122,6 +122,28 @@ def find_any(kind: str, ident: str) -> Term | None:
     return None
 
 
+CHOICE_KINDS = ("mode", "action", "phase", "stage", "beg", "source", "facing", "answer",
+                "colour", "option_value", "role", "approval")
+"""The kinds of identifier a request field takes as one of a fixed set (suits and card codes
+are notation, written as the client types them, and are not among them)."""
+
+
+def name_all(idents: list[str], lang: str, game: str = "") -> list[str] | None:
+    """The words in ``lang`` of identifiers a field may take, each looked up among
+    :data:`CHOICE_KINDS` of ``game``'s glossary first, then every other; ``None`` unless every
+    one is known."""
+    games = [game] if game in STEMS else []
+    games += [g for g in STEMS if g not in games]
+    words = []
+    for ident in idents:
+        found = next((t for game_name in games for kind in CHOICE_KINDS
+                      if (t := lookup(game_name, kind, ident)) is not None), None)
+        if found is None:
+            return None
+        words.append(found.word(lang))
+    return words
+
+
 def all_terms() -> list[Term]:
     """Every term of every glossary file (shared first, then the games in name order)."""
     return [term for stem in ("common", *sorted(STEMS.values()))

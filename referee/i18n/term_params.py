@@ -72,6 +72,16 @@ CODE_TERM_PARAMS = {
 """Code -> the parameters whose kind differs from :data:`TERM_PARAMS` there (a value the
 request sent is looked up too: a known identifier is named, anything else is quoted as sent)."""
 
+HTTP_TERM_FIELDS = {
+    "Must be one of: {choices}.": ("choices", None),
+    "Unknown action type {0} for {1}; one of: {2}.": ("2", "1"),
+}
+"""HTTP-layer texts (the ``messages`` domain, by English template) -> ``(field, game field)``:
+the field lists the identifiers a client may send — a marshmallow ``OneOf``'s choices, a game's action types: in
+another language they are named by their glossary words when the glossary knows every one
+(:func:`referee.i18n.glossary.name_all`), so a Burmese problem says "ဒစ်ဂျစ်တယ်မုဒ်" where the
+English lists ``digital``."""
+
 ALTERNATIVES = ("character", "count", "json")
 """Kinds whose list reads as alternatives, ending in "or": "the Captain or the Ambassador"."""
 

@@ -172,3 +172,20 @@ def test_verdicts_of_illegal_actions_in_burmese_hold_no_english(client, game):
                         messages.update((v.get("title", ""), v["message"]))
     assert len(messages) > 10
     assert {m: english_words(m, sent) for m in messages if english_words(m, sent)} == {}
+
+
+def test_http_problems_name_the_identifiers_a_field_takes_in_burmese(client):
+    """A marshmallow choice ("Must be one of: digital, table") and a match's unknown action
+    type list the identifiers a client may send: in Burmese by their glossary words."""
+    bad_mode = client.post("/v1/games/spy/setup", headers=MY,
+                           json={"players": ["ana", "ben"], "mode": "air"}).get_json()
+    assert "ဒစ်ဂျစ်တယ်မုဒ်၊ စားပွဲမုဒ်" in bad_mode["detail"]
+    assert english_words(bad_mode["detail"]) == []
+    match = client.post("/v1/matches", json={"game": "coup", "players": ["ana", "ben"]})
+    match = match.get_json()
+    fly = client.post(f"/v1/matches/{match['id']}/actions", json={
+        "action": {"type": "fly", "player": "ana"}}, headers={
+        **MY, "Authorization": f"Bearer {match['seats']['ana']}", "If-Match": '"1"'})
+    detail = fly.get_json()["detail"]
+    assert lookup("coup", "action", "lose_influence").word("my") in detail
+    assert english_words(detail, {"fly"}) == []
