@@ -4,8 +4,8 @@ a Burmese sentence"), and sample parameters to render every Burmese message with
 The allow-list, in full:
 
 - rule IDs (``COUP-A5``);
-- player names (the sample names below, and the reserved names ``host`` and ``__referee__``
-  where a message says a name is reserved);
+- player names (the sample names below, and the reserved names ``host``, ``__referee__`` and
+  ``unknown`` where a message says a name is reserved);
 - JSON names: the property names of the published schemas (``schemas/``, ``openapi.yaml``) and
   of the snapshots' own records (Gnoming's ``state.turn``, a layout cell ``{"card", "up"}``),
   alone or as a path (``state.turn.stage``, ``deal.hands``, ``action.cards[0]``), and the
@@ -34,7 +34,7 @@ from referee.i18n.term_params import kind_of
 from referee.rulebook import RULE_ID
 from tests.conftest import REPO
 
-PLAYERS = ("ana", "ben", "cy", "dee", "zed", "host", "__referee__")
+PLAYERS = ("ana", "ben", "cy", "dee", "zed", "host", "__referee__", "unknown")
 """Sample player names (and the reserved names a message may quote)."""
 PROTOCOL = ("true", "false", "null", "JSON", "UTF-8", "UTF-16", "ASCII", "Unicode", "NFC",
             "If-Match", "Idempotency-Key", "Authorization", "Bearer", "Transfer-Encoding",
