@@ -21,6 +21,8 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 
 from referee.i18n import DEFAULT
+from referee.i18n.glossary import name_all
+from referee.i18n.term_params import HTTP_TERM_FIELDS
 
 LOCALES = Path(__file__).resolve().parent / "locales"
 _FIELDS = string.Formatter()
@@ -95,9 +97,9 @@ def _templates(lang: str) -> tuple[list[tuple[re.Pattern, str, list[str]]], dict
             if name is not None:
                 regex += f"(?P<p{len(groups)}>.+?)"
                 groups.append(name)
-        patterns.append((len(literal), re.compile(regex, re.S), gettext(msgid), groups))
+        patterns.append((len(literal), re.compile(regex, re.S), gettext(msgid), groups, msgid))
     patterns.sort(key=lambda item: -item[0])
-    return [(p, t, g) for _, p, t, g in patterns], exact
+    return [(p, t, g, m) for _, p, t, g, m in patterns], exact
 
 
 def translate(text: str, lang: str, _depth: int = 0) -> str:
@@ -109,17 +111,28 @@ def translate(text: str, lang: str, _depth: int = 0) -> str:
     patterns, exact = _templates(lang)
     if text in exact:
         return exact[text]
-    for pattern, translated, names in patterns:
+    for pattern, translated, names, msgid in patterns:
         match = pattern.fullmatch(text)
         if match:
             values = {name: (translate(match.group(f"p{i}"), lang, _depth + 1) if _depth < 2
                              else match.group(f"p{i}")) for i, name in enumerate(names)}
+            if msgid in HTTP_TERM_FIELDS:
+                name, game = HTTP_TERM_FIELDS[msgid]
+                words = name_all(match.group(f"p{names.index(name)}").split(", "), lang,
+                                 match.group(f"p{names.index(game)}") if game else "")
+                if words is not None:
+                    values[name] = text_of("term.list_separator", lang).join(words)
             return _format(translated, values)
     if _depth == 0 and "; " in text:
         return "; ".join(_part(part, lang) for part in text.split("; "))
     if _depth == 0:
         return _part(text, lang)
     return text
+
+
+def text_of(code: str, lang: str) -> str:
+    """The ``verdicts`` catalog's text of ``code`` in ``lang`` (a list separator…)."""
+    return translations(lang, "verdicts").gettext(code)
 
 
 def _part(part: str, lang: str) -> str:

@@ -2,8 +2,11 @@
 
 Each rule has an ``id`` (``COUP-A2``), a ``section``, a ``source`` tag (``seed``, ``official`` or
 ``decision``; ``also`` lists further tags), the ``options`` that switch it (option names of
-``GET /v1/games/{game}``) and a ``title`` and ``text`` in every language of
-:data:`referee.i18n.LANGUAGES` (``en``, ``my``).  The YAML files are the one source of truth:
+``GET /v1/games/{game}``), a ``title`` and ``text`` in every language of
+:data:`referee.i18n.LANGUAGES` (``en``, ``my``) and, where the rule goes beyond what its Burmese
+seed document says, a ``beyond_seed`` note in every language saying so (so a reader of the seed
+knows that part is a decision or the publisher's rule, not a translation).  Game terms in the
+Burmese texts are the glossary's words (``referee/rulebook/glossary/``).  The YAML files are the one source of truth:
 ``docs/rules/<game>.md`` is generated from them (``referee contract``), the API serves them
 (``GET /v1/games/{game}/rules``) and violations take their ``title`` from them.
 
@@ -55,13 +58,16 @@ class Rule:
     options: tuple[str, ...]
     title: dict[str, str]
     text: dict[str, str]
+    beyond_seed: dict[str, str] | None = None
 
     def to_dict(self, lang: str, section_title: str) -> dict[str, Any]:
-        """The rule as the API serves it, in language ``lang``:
-        ``{"id", "title", "text", "section", "section_title", "source", "also", "options"}``."""
+        """The rule as the API serves it, in language ``lang``: ``{"id", "title", "text",
+        "section", "section_title", "source", "also", "options", "beyond_seed"}``
+        (``beyond_seed`` null when the rule says nothing its seed does not)."""
         return {"id": self.id, "title": self.title[lang], "text": self.text[lang],
                 "section": self.section, "section_title": section_title,
-                "source": self.source, "also": list(self.also), "options": list(self.options)}
+                "source": self.source, "also": list(self.also), "options": list(self.options),
+                "beyond_seed": self.beyond_seed[lang] if self.beyond_seed else None}
 
 
 @dataclass(frozen=True)
@@ -113,9 +119,11 @@ def parse(game: str, data: Any) -> Book:
             raise RulebookError(f"{rid}: source tags must be among {SOURCES}, not {tags}")
         if entry.get("section") not in sections:
             raise RulebookError(f"{rid}: unknown section {entry.get('section')!r}")
+        note = entry.get("beyond_seed")
         rules[rid] = Rule(rid, game, entry["section"], tags[0], tuple(tags[1:]),
                           tuple(entry.get("options", ())), _texts(f"{rid} title", entry.get(
-                              "title")), _texts(f"{rid} text", entry.get("text")))
+                              "title")), _texts(f"{rid} text", entry.get("text")),
+                          _texts(f"{rid} beyond_seed", note) if note is not None else None)
     return Book(game, _texts(f"{game} title", data.get("title")), str(data.get("seed", "")),
                 sections, rules)
 

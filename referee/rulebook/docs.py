@@ -12,26 +12,37 @@ HEADER = ("<!-- Generated from referee/rulebook/{stem}.yaml by `referee contract
           "do not edit. -->\n")
 
 
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
 def _rule(rule: Rule) -> list[str]:
     tags = ", ".join((rule.source, *rule.also))
     meta = f"*{tags}*"
     if rule.options:
         meta += " · option" + ("s" if len(rule.options) > 1 else "") + ": " + ", ".join(
             f"`{name}`" for name in rule.options)
-    return [f"### {rule.id} — {rule.title['en']}", "", meta, "", rule.text["en"], "",
-            f"> **{rule.title['my']}** — {rule.text['my']}", ""]
+    rows = [f"| {_cell(rule.text['en'])} | {_cell(rule.text['my'])} |"]
+    if rule.beyond_seed:
+        rows.append(f"| *Beyond the seed:* {_cell(rule.beyond_seed['en'])} "
+                    f"| *မူရင်းစာတမ်းထက် ကျော်သည်:* {_cell(rule.beyond_seed['my'])} |")
+    return [f"### {rule.id} — {rule.title['en']} · {rule.title['my']}", "", meta, "",
+            "| English | မြန်မာ |", "| --- | --- |", *rows, ""]
 
 
 def render(game_book: Book) -> str:
-    """The Markdown text of one game's rulebook."""
+    """The Markdown text of one game's rulebook: each rule's English and Burmese side by
+    side, with its note where it goes beyond the seed."""
     stem = FILES[game_book.game]
     lines = [HEADER.format(stem=stem).rstrip("\n"),
              f"# {game_book.title['en']} — {game_book.title['my']}", "",
-             f"Rules as this service judges them, in English and in Burmese (`Accept-Language: my`"
-             f" on `GET /v1/games/{game_book.game}/rules`). Tags: *seed* — the Burmese seed "
+             f"Rules as this service judges them, English and Burmese side by side (`Accept-Language:"
+             f" my` on `GET /v1/games/{game_book.game}/rules`). Tags: *seed* — the Burmese seed "
              f"document ({game_book.seed}) states it; *official* — the publisher's or standard "
-             "rules fill it in; *decision* — the project's reading, often switched by an option.",
-             ""]
+             "rules fill it in; *decision* — the project's reading, often switched by an option. "
+             "*Beyond the seed* marks what a reader of the seed will not find there. The Burmese "
+             f"game terms are those of the glossary (`referee/rulebook/glossary/{stem}.yaml`; "
+             "see docs/translating.md).", ""]
     current = None
     for rule in game_book.rules.values():
         if rule.section != current:

@@ -21,6 +21,9 @@ class RuleSchema(Schema):
         "description": "further source tags of parts of the rule"})
     options = fields.List(fields.String(), required=True, metadata={
         "description": "the setup options that switch this rule (GET /v1/games/{game})"})
+    beyond_seed = fields.String(required=True, allow_none=True, metadata={
+        "description": "where the rule goes beyond its Burmese seed document (a decision or "
+        "the publisher's rule, not a translation), or null"})
 
 
 class OneRuleSchema(RuleSchema):

@@ -93,7 +93,7 @@ def test_af_p1_title_reads_right_for_a_card_not_in_hand_and_for_the_turn():
     for found in (missing, turn):
         assert violation_answer(found, "en")["title"] == "Leading and playing the cards dealt"
         assert violation_answer(found, "my")["title"] == (
-            "ဦးဆောင်ခြင်း (lead) နှင့် ဝေထားသောကတ်များကို ကစားခြင်း")
+            "ဦးဆောင်ခြင်းနှင့် ဝေထားသောကတ်များကို ချခြင်း")
     assert violation_answer(missing, "en")["message"] == "ben does not hold the queen of hearts."
 
 

@@ -200,8 +200,8 @@ def test_captain_block_of_foreign_aid_cites_coup_a2_in_both_windows(new_game):
 
 
 def test_action_words_in_coup_sentences_are_burmese_terms_and_no_type_token(new_game):
-    """Every Coup action type renders through term.action.* (no raw 'block' in a Burmese
-    sentence); the awaiting texts carry no '(choose_card)' token in Burmese."""
+    """Every Coup action type renders through the glossary (rulebook/glossary/coup.yaml): no
+    raw 'block' in a Burmese sentence; the awaiting texts carry no '(choose_card)' token."""
     import re
 
     from referee.games.coup.vocabulary import VOCABULARY

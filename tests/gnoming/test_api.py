@@ -175,6 +175,6 @@ def test_gn_s2_an_illegal_action_answers_burmese_with_the_same_rule_and_code(cli
         [(v["rule"], v["code"], v.get("field")) for v in en]
     assert en[0]["message"] == ("ana cannot draw now: the game waits for the players turning "
                                 "up their two cards before play.")
-    assert my[0]["message"].startswith("ana ယခု ဆွဲ၍ မရပါ")
+    assert my[0]["message"].startswith("ana ယခု ဆွဲခြင်း မပြုနိုင်ပါ")
     assert all("\u1000" <= ch <= "\u109f" for ch in my[0]["message"] if ch.isalpha()
                and ch not in "ana")

@@ -138,7 +138,7 @@ def test_one_rule_in_both_languages(client):
     assert {k: v for k, v in en.get_json().items() if k not in (
         "title", "text", "section_title", "language")} == {
         "id": "COUP-A2", "section": "actions", "source": "seed", "also": ["official"],
-        "options": [], "game": "coup"}
+        "options": [], "beyond_seed": None, "game": "coup"}
 
 
 def test_a_rule_that_an_option_switches_names_it(client):

@@ -192,7 +192,7 @@ def test_a_full_redis_under_noeviction_is_503_and_not_ready_and_nothing_is_writt
         burmese = client.post("/v1/matches", json={"game": "spy", "players": ["a", "b"]},
                               headers={"Accept-Language": "my"})
         _assert_503(burmese)
-        assert "memory" in burmese.get_json()["detail"]  # ပွဲသိမ်းဆည်းရာသည် မှတ်ဉာဏ် (memory) …
+        assert "မှတ်ဉာဏ် ပြည့်နေ" in burmese.get_json()["detail"]  # out of memory
         assert "မဖြေပါ" not in burmese.get_json()["detail"]  # not "does not answer"
         _assert_503(client.post("/v1/matches", json={"game": "spy", "players": ["a", "b"]}))
         _assert_503(client.get("/readyz"))  # it answers PING, but refuses writes
@@ -241,7 +241,7 @@ def test_a_read_only_replica_is_503_and_not_ready(private_redis, table, free_por
         burmese = client.post("/v1/matches", json={"game": "spy", "players": ["a", "b"]},
                               headers={"Accept-Language": "my"})
         _assert_503(burmese)
-        assert "(read-only) replica" in burmese.get_json()["detail"]  # ဖတ်ရန်သာ (read-only) …
+        assert "ဖတ်ရန်သာ ရသော မိတ္တူဆာဗာ" in burmese.get_json()["detail"]  # a read-only replica
         assert "မဖြေပါ" not in burmese.get_json()["detail"]  # not "does not answer"
         _assert_503(client.get("/readyz"))
         assert match.read("ben")["version"] == 1  # reads still work; nothing was written

@@ -106,7 +106,8 @@ def _card_entry(state: dict[str, Any], action: dict, needed_at: str | None) -> l
 
 def _not_now(state: dict[str, Any], player: str, doing: str) -> Violation:
     """The violation for an action out of turn or out of phase; ``doing`` is the action type
-    (a ``term.doing.*`` term: "turn up a card", "draw"…)."""
+    (a Gnoming action named as a verb, ``doing`` in referee.i18n.term_params: "turn up a
+    card", "draw"…)."""
     phase, turn_player = state["phase"], state["turn"]["player"]
     if phase in TURN_PHASES and player != turn_player:
         return violation('GN-S3', "gnoming.turn.not_yours", 'action.player', turn_player=turn_player, player=player)
