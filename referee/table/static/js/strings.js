@@ -53,4 +53,6 @@ export function cardName(game, card) {
 }
 
 /** An action type's name ("Income", "Play a card"). */
-export function actionName(type) { return t(`table.action.${type}`); }
+export function actionName(type) {
+  return has(`table.action.${type}`) ? t(`table.action.${type}`) : type.replaceAll("_", " ");
+}
