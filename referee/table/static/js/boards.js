@@ -47,9 +47,24 @@ function allFours(v, you) {
       list(p, cards.map((c) => card("all-fours", c))))) : null,
     !v.hand && !v.hands && v.hand_sizes ? h("p", {class: "muted"}, Object.entries(v.hand_sizes)
       .map(([p, n]) => t("table.cards_held", {player: p, n})).join(" · ")) : null,
-    v.last_hand ? h("p", {class: "muted"}, t("table.af.last_hand"), " ",
-      JSON.stringify(v.last_hand.points || v.last_hand)) : null,
+    v.last_hand ? lastHand(v.last_hand) : null,
   ];
+}
+
+/** The hand just scored: High, Low, Jack and Game, each with who won it, and the points. */
+function lastHand(last) {
+  const holder = (fact) => (fact ? [card("all-fours", fact.card), " ", fact.player] : t("table.score.nobody"));
+  return h("table", {class: "last-hand"}, h("caption", {}, t("table.af.last_hand")), h("tbody", {},
+    h("tr", {}, h("th", {scope: "row"}, t("table.score.high")), h("td", {}, holder(last.high))),
+    h("tr", {}, h("th", {scope: "row"}, t("table.score.low")), h("td", {}, holder(last.low))),
+    h("tr", {}, h("th", {scope: "row"}, t("table.score.jack")), h("td", {}, last.jack
+      ? t(last.jack.hanged ? "table.score.jack_hanged" : "table.score.jack_won", last.jack)
+      : t("table.score.nobody"))),
+    h("tr", {}, h("th", {scope: "row"}, t("table.score.game")), h("td", {},
+      Object.entries(last.game.totals).map(([side, n]) => `${side} ${n}`).join(" · "), " → ",
+      last.game.side ?? t("table.score.game_tied"))),
+    h("tr", {}, h("th", {scope: "row"}, t("table.score.points")), h("td", {},
+      Object.entries(last.points).map(([side, n]) => `${side} ${n}`).join(" · ")))));
 }
 
 function spy(v, you) {

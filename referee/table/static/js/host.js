@@ -174,6 +174,8 @@ export async function startHost({id, kept, root, page}) {
     const m = play.match || first;
     const actions = m.mode === "table" ? play.legal
       : play.legal.filter((a) => !m.players.includes(a.player));  // digital: only the host's own
+    root.dataset.version = m.version;
+    root.dataset.over = String(Boolean(m.outcome || m.over));
     replace(root, [
       liveLine(play.live),
       h("h2", {}, t("table.host.title"), " · ", t(`table.game.${game}`), " · ", t(`table.mode.${m.mode}`)),

@@ -1,7 +1,7 @@
 // A match as one reader (a seat or the host) plays it: the live state from the stream, the
 // legal actions, sending a move and showing the verdict. Shared by the seat and host screens.
 import * as api from "./api.js";
-import {card} from "./cards.js";
+import {card, cardButton} from "./cards.js";
 import {h} from "./dom.js";
 import {actionName, language, t} from "./strings.js";
 
@@ -131,12 +131,18 @@ export function actionsPanel(game, actions, send, {busy = false, showPlayer = fa
   return h("section", {class: "actions-panel", "aria-label": t("table.actions")},
     h("h2", {}, t("table.actions")),
     actions.length ? null : h("p", {class: "muted"}, t("table.nothing_to_do")),
-    ...[...groups.values()].map((entries, g) => h("div", {class: "actions", role: "group",
-      "aria-label": `${showPlayer ? entries[0].player + " · " : ""}${actionName(entries[0].type)}`},
-      showPlayer ? h("strong", {}, entries[0].player) : null,
-      ...entries.map((action, i) => h("button", {type: "button", disabled: busy,
-        "data-key": `act-${g}-${i}`, "data-action": JSON.stringify(action),
-        onclick: () => send(action)}, ...label(game, action))))));
+    ...[...groups.values()].map((entries, g) => {
+      const fields = Object.keys(entries[0]).filter((name) => !PLAIN.has(name));
+      const picker = fields.length === 1 && CARD_FIELDS.has(fields[0])
+        && entries.every((a) => typeof a[fields[0]] === "string");
+      const title = `${showPlayer ? entries[0].player + " · " : ""}${actionName(entries[0].type)}`;
+      return h("div", {class: picker ? "actions picker" : "actions", role: "group", "aria-label": title},
+        showPlayer || picker ? h("strong", {}, title) : null,
+        ...entries.map((action, i) => picker
+          ? cardButton(game, action[fields[0]], () => send(action), {disabled: busy, key: `act-${g}-${i}`})
+          : h("button", {type: "button", disabled: busy, "data-key": `act-${g}-${i}`,
+            onclick: () => send(action)}, ...label(game, action))));
+    }));
 }
 
 /** A refused move: each rule broken, its sentence, and the rule's own text. */

@@ -19,6 +19,8 @@ export async function startSeat({id, token, root, page}) {
   function render() {
     const m = play.match || first;
     const part = gamePart(m);
+    root.dataset.version = m.version;
+    root.dataset.over = String(Boolean(m.outcome || m.over));
     replace(root, [
       liveLine(play.live),
       h("h2", {}, t("table.seat.title", {player: m.seat}), " · ", t(`table.game.${game}`)),
