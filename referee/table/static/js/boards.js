@@ -1,6 +1,6 @@
 // Each game's table drawn from the view the service sends (a seat's, or the host's referee
 // view): nothing is worked out here, only shown. board(game, view, you) → nodes.
-import {card} from "./cards.js";
+import {card, cardButton} from "./cards.js";
 import {h} from "./dom.js";
 import {t} from "./strings.js";
 
@@ -25,7 +25,7 @@ function coup(v, you) {
     " · ", t("table.coup.treasury", {n: v.treasury}))];
 }
 
-function allFours(v, you) {
+function allFours(v, you, pick) {
   const sides = Object.entries(v.score || {});
   const trick = v.trick || {cards: [], players: []};
   return [
@@ -42,7 +42,8 @@ function allFours(v, you) {
         h("small", {}, trick.players[i] || "")))),
     h("p", {class: "muted"}, t("table.af.tricks_done", {n: (v.tricks || []).length}),
       v.stock_size !== undefined ? [" · ", t("table.af.stock", {n: v.stock_size})] : null),
-    v.hand ? list(t("table.your_cards"), v.hand.map((c) => card("all-fours", c))) : null,
+    v.hand ? list(pick ? t("table.af.tap_to_play") : t("table.your_cards"), v.hand.map((c) => pick
+      ? cardButton("all-fours", c, pick, {key: `hand-${c}`}) : card("all-fours", c))) : null,
     v.hands ? h("div", {}, ...Object.entries(v.hands).map(([p, cards]) =>
       list(p, cards.map((c) => card("all-fours", c))))) : null,
     !v.hand && !v.hands && v.hand_sizes ? h("p", {class: "muted"}, Object.entries(v.hand_sizes)
@@ -109,8 +110,9 @@ function gnoming(v, you) {
 
 const BOARDS = {coup, "all-fours": allFours, spy, gnoming};
 
-/** The game's table as nodes, from the view the reader may see. */
-export function board(game, view, you) {
+/** The game's table as nodes, from the view the reader may see; pick(card), when given, makes
+ *  the reader's own hand a card picker (All Fours' play: the referee judges any card tapped). */
+export function board(game, view, you, pick = null) {
   const draw = BOARDS[game];
-  return draw ? draw(view, you) : h("pre", {}, JSON.stringify(view, null, 1));
+  return draw ? draw(view, you, pick) : h("pre", {}, JSON.stringify(view, null, 1));
 }

@@ -151,8 +151,8 @@ export async function startHost({id, kept, root, page}) {
   const form = {to: null, reason: ""};
 
   function proposeForm(m) {
-    const versions = [...new Set(play.events.map((e) => e.version))].filter((v) => v < m.version);
-    if (!versions.length || m.rollback) return null;
+    const versions = Array.from({length: Math.max(0, m.version - 1)}, (_, i) => m.version - 1 - i);
+    if (!versions.length || m.rollback || m.over || m.outcome) return null;
     const at = (v) => play.events.filter((e) => e.version === v);
     return h("fieldset", {class: "propose"}, h("legend", {}, t("table.rollback.propose")),
       h("label", {class: "field"}, t("table.rollback.back_to"), " ",

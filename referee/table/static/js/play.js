@@ -176,7 +176,7 @@ export function eventLine(game, event) {
 /** The pending rollback: what it undoes and why; a seat votes, the host may withdraw. */
 export function rollbackBox(game, rollback, {vote, withdraw, busy}) {
   if (!rollback) return null;
-  return h("section", {class: "notice", role: "alert", "aria-label": t("table.rollback.title")},
+  return h("section", {class: "notice", "aria-live": "polite", "aria-label": t("table.rollback.title")},
     h("h2", {}, t("table.rollback.title")),
     h("p", {}, t("table.rollback.to", {n: rollback.to_version})),
     h("p", {}, t("table.rollback.reason"), " ", h("q", {}, rollback.reason)),

@@ -16,6 +16,11 @@ export async function startSeat({id, token, root, page}) {
   const game = gameName(first);
   const play = createPlay({id, token, game, onChange: () => render(), announce: page.status});
 
+  // In the play, the seat's hand is a card picker whether or not it is its turn: the referee
+  // judges whatever card is tapped (a refusal cites its rule), as at a real table.
+  const handPick = (m) => (gamePart(m).phase === "play" && gamePart(m).hand && !play.busy
+    ? (code) => play.send({type: "play", player: m.seat, card: code}) : null);
+
   function render() {
     const m = play.match || first;
     const part = gamePart(m);
@@ -31,8 +36,9 @@ export async function startSeat({id, token, root, page}) {
         ![...(m.rollback.approved_by || []), ...(m.rollback.rejected_by || [])].includes(m.seat))
         ? (approve) => play.run(() => api.voteRollback(id, token, m.rollback.proposal, approve))
         : null}),
-      h("section", {"aria-label": t("table.table")}, board(game, part, m.seat)),
-      endBox(m, {}) || actionsPanel(game, play.legal, play.send, {busy: play.busy}),
+      h("section", {"aria-label": t("table.table")}, board(game, part, m.seat, handPick(m))),
+      endBox(m, {}) || actionsPanel(game, play.legal.filter((a) => !(handPick(m) && a.type === "play")),
+        play.send, {busy: play.busy}),
       scoreBoard(m),
       m.rematch ? h("p", {}, h("a", {href: `#match=${encodeURIComponent(m.rematch)}`,
         "data-key": "to-rematch", onclick: () => sessionStorage.setItem(
