@@ -3,7 +3,7 @@ cards is scored by the service (POST /v1/games/all-fours/score), with the reason
 and the renege the sheet proves (AF-I1), in English and Burmese."""
 from __future__ import annotations
 
-import pytest
+from playwright.sync_api import expect
 
 from tests.table.conftest import needs_browser
 
@@ -103,9 +103,10 @@ def test_an_inconsistent_sheet_shows_the_service_s_problems(server, phone):
 def test_the_scorer_speaks_burmese_and_remembers_the_choice(server, phone):
     page = phone("my")
     page.goto(f"{server}/table/score")
-    assert page.locator("h1").inner_text() == "လေးခုလုံး လှည့်ကွက်စာရွက်"
+    expect(page.locator("h1")).to_have_text("လေးခုလုံး လှည့်ကွက်စာရွက်")  # from the browser
     assert page.evaluate("document.documentElement.lang") == "my"
     page.select_option('[data-key="lang"]', "en")
-    assert page.locator("h1").inner_text() == "All Fours trick sheet"
+    expect(page.locator("h1")).to_have_text("All Fours trick sheet")
     page.reload()
-    assert page.locator("h1").inner_text() == "All Fours trick sheet"  # localStorage
+    expect(page.locator("h1")).to_have_text("All Fours trick sheet")  # kept in localStorage
+    assert page.evaluate("localStorage.getItem('referee.table.lang')") == "en"

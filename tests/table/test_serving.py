@@ -6,7 +6,7 @@ from __future__ import annotations
 import gzip
 import re
 
-from referee.table import STATIC, asset_version
+from referee.api.table import STATIC, asset_version
 
 ASSET_URL = re.compile(r'(?:src|href)="(v/[0-9a-f]{12}/[^"]+)"')
 
