@@ -66,3 +66,21 @@ def test_the_page_s_words_come_from_the_catalogs(client):
     assert english["strings"]["term.card.allfours"] == "the {rank} of {suit}"
     assert burmese["strings"]["term.suit.H"] == "ဟတ်"
     assert set(english["strings"]) == set(burmese["strings"])
+
+
+def test_the_first_load_is_under_150_kb_compressed(client):
+    """Every static file (both pages, every module, the vendored QR library, the stylesheet)
+    and the larger catalog, as served gzipped, add up to less than 150 KB."""
+    total = 0
+    for path in STATIC.rglob("*"):
+        if path.is_file() and path.suffix != ".html" and path.name not in ("LICENSE",
+                                                                           "MANIFEST.json"):
+            name = path.relative_to(STATIC).as_posix()
+            total += len(client.get(f"/table/v/{asset_version()}/{name}",
+                                    headers={"Accept-Encoding": "gzip"}).data)
+    for page in ("/table/", "/table/score"):
+        total += len(client.get(page, headers={"Accept-Encoding": "gzip"}).data)
+    total += max(len(gzip.compress(client.get(f"/table/strings/{lang}.json").data))
+                 for lang in ("en", "my"))
+    assert total < 150_000, total
+    assert total > 20_000  # the sum is of real files (the check can fail)

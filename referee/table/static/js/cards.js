@@ -27,12 +27,13 @@ export function card(game, code, extra = "") {
     role: "img", "aria-label": cardName(game, code)}, face(game, code));
 }
 
-/** A card as a button (pickers): label its full name, face drawn; onpick(code). */
+/** A card as a button (pickers): the face drawn, its full name read out (no aria-label, so the
+ *  name a reader hears holds the words it is called by); onpick(code). */
 export function cardButton(game, code, onpick, {disabled = false, key, pressed} = {}) {
-  return h("button", {type: "button", class: `card pick${suitClass(game, code)}`,
-    "aria-label": cardName(game, code), disabled, "data-key": key || `card-${code}`,
-    "aria-pressed": pressed === undefined ? null : String(pressed),
-    onclick: () => onpick(code)}, face(game, code));
+  return h("button", {type: "button", class: `card pick${suitClass(game, code)}`, disabled,
+    "data-key": key || `card-${code}`, "aria-pressed": pressed === undefined ? null : String(pressed),
+    onclick: () => onpick(code)},
+  h("span", {"aria-hidden": "true"}, face(game, code)), h("span", {class: "sr"}, cardName(game, code)));
 }
 
 /** The 52 cards of an All Fours pack by suit, as rows of buttons: enabled(code) says which may
