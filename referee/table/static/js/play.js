@@ -107,6 +107,7 @@ export function fieldValue(game, name, value) {
     return t("table.field.position", {row: value[0] + 1, column: value[1] + 1});
   }
   if (name === "pile") return t("table.field.pile", {n: Number(value) + 1});
+  if (name === "source") return t(`table.field.source.${value}`);
   if (name === "steps") return t("table.field.steps", {n: value});
   if (typeof value === "boolean") return t(value ? "table.yes" : "table.no");
   if (typeof value === "string") return value;
