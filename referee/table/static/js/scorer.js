@@ -5,7 +5,8 @@ import * as api from "./api.js";
 import {card, packPicker} from "./cards.js";
 import {h, replace} from "./dom.js";
 import {problemBlock, startPage} from "./page.js";
-import {cardName, t} from "./strings.js";
+import {cardName, language, t} from "./strings.js";
+import {ruleTexts} from "./play.js";
 
 const BEGS = ["stand", "give_one", "run_pack"];
 const state = {
@@ -148,6 +149,7 @@ function resultView(r) {
 }
 
 function render() {
+  if (state.rulesLang !== language()) loadRules();
   replace(document.getElementById("app"), [
     h("p", {class: "intro"}, t("table.score.intro")),
     setup(), sheetView(),
@@ -162,9 +164,15 @@ async function main() {
   try {
     const found = (await api.games()).find((g) => g.name === "all-fours");
     if (found) { state.counts = found.players.counts; render(); }
-    const book = await api.rules("all-fours");
-    for (const rule of book.rules) state.ruleTitles[rule.id] = rule.title;
   } catch (problem) { page.status(problem.message); }
+}
+
+/** The rules' titles in the page's language (refetched when the language changes). */
+async function loadRules() {
+  state.rulesLang = language();
+  const book = await ruleTexts("all-fours");
+  state.ruleTitles = Object.fromEntries(Object.entries(book).map(([id, rule]) => [id, rule.title]));
+  render();
 }
 
 main();
