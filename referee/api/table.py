@@ -33,7 +33,9 @@ from referee.i18n.catalogs import catalog
 STATIC = Path(__file__).resolve().parents[1] / "table" / "static"
 """The page's files: HTML, CSS, ES modules, vendored libraries (each with its licence)."""
 
-PAGES = {"index": "index.html", "score": "score.html"}
+PAGE = "page.html"
+"""The one HTML shell of both pages: its ``{{module}}`` is the page's ES module, ``{{version}}``
+the assets' version."""
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "font-src 'self'; connect-src 'self'; manifest-src 'self'; base-uri 'none'; "
@@ -76,14 +78,16 @@ def asset_version() -> str:
 
 
 @cache
-def _file(name: str) -> tuple[bytes, bytes, str, str]:
-    """``name``'s bytes, gzipped bytes, content type and strong ETag (read once)."""
+def _file(name: str, module: str = "") -> tuple[bytes, bytes, str, str]:
+    """``name``'s bytes, gzipped bytes, content type and strong ETag (read once); the HTML
+    shell with ``module`` and the assets' version filled in."""
     path = (STATIC / name).resolve()
     if STATIC not in path.parents or not path.is_file():
         raise FileNotFoundError(name)
     data = path.read_bytes()
     if path.suffix == ".html":
-        data = data.replace(b"{{version}}", asset_version().encode())
+        data = data.replace(b"{{version}}", asset_version().encode()).replace(
+            b"{{module}}", module.encode())
     kind = MIMETYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or (
         "application/octet-stream")
     if kind.startswith("text/") or kind.endswith(("json", "xml")):
@@ -91,11 +95,11 @@ def _file(name: str) -> tuple[bytes, bytes, str, str]:
     return data, gzip.compress(data, 9, mtime=0), kind, hashlib.sha256(data).hexdigest()[:24]
 
 
-def _send(name: str, cache_control: str) -> Response:
+def _send(name: str, cache_control: str, module: str = "") -> Response:
     """The static file ``name`` (404 for anything else), gzipped when the client takes it,
     with its ETag (a matching ``If-None-Match`` is answered 304)."""
     try:
-        data, packed, kind, etag = _file(name)
+        data, packed, kind, etag = _file(name, module)
     except (FileNotFoundError, OSError):
         abort(404)
     headers = {"Cache-Control": cache_control, "ETag": f'"{etag}"',
@@ -111,13 +115,13 @@ def _send(name: str, cache_control: str) -> Response:
 @blp.get("/")
 def index():
     """The host and seat screens (which one from the URL fragment, read by the page)."""
-    return _send(PAGES["index"], "no-cache")
+    return _send(PAGE, "no-cache", "app")
 
 
 @blp.get("/score")
 def score():
     """The All Fours trick-sheet scorer (``POST /v1/games/all-fours/score``, no match)."""
-    return _send(PAGES["score"], "no-cache")
+    return _send(PAGE, "no-cache", "scorer")
 
 
 @blp.get("/v/<version>/<path:name>")

@@ -24,13 +24,15 @@ def test_the_pages_carry_a_strict_csp_and_no_inline_code(client):
         assert "://" not in html  # nothing from another origin
         assert not re.search(r"<script(?![^>]*\bsrc=)", html)  # no inline script
         assert "style=" not in html and "<style" not in html  # no inline style
-        assert "{{version}}" not in html
+        assert "{{version}}" not in html and "{{module}}" not in html
 
 
 def test_assets_are_versioned_cached_for_a_year_and_gzipped(client):
     html = client.get("/table/").get_data(as_text=True)
     assets = ASSET_URL.findall(html)
     assert f"v/{asset_version()}/js/app.js" in assets
+    assert f"v/{asset_version()}/js/scorer.js" in ASSET_URL.findall(
+        client.get("/table/score").get_data(as_text=True))
     for asset in assets:
         answer = client.get(f"/table/{asset}", headers={"Accept-Encoding": "gzip"})
         assert answer.status_code == 200, asset
@@ -50,7 +52,7 @@ def test_modules_are_javascript_and_an_old_version_is_not_cached(client):
 
 def test_nothing_outside_the_static_files_is_served(client):
     for path in ("/table/v/x/../__init__.py", "/table/v/x/%2e%2e/__init__.py",
-                 "/table/v/x/index.html", "/table/v/x/nope.js", "/table/strings/fr.json"):
+                 "/table/v/x/page.html", "/table/v/x/nope.js", "/table/strings/fr.json"):
         answer = client.get(path)
         assert answer.status_code == 404, path
         assert answer.mimetype == "application/problem+json"
