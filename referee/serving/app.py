@@ -8,7 +8,7 @@ from flask import Flask
 
 from referee import __version__
 from referee.api import (cross_origin, docs, errors, games, health, limits, matches, no_content,
-                         query_guard, ratelimits, rules, store_problems)
+                         query_guard, ratelimits, rules, store_problems, table)
 from referee.api.json_codec import FastJSONProvider
 from referee.i18n import negotiation
 from referee.ops import hooks, logs, metrics
@@ -37,6 +37,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         api.register_blueprint(blueprint)
     app.extensions["referee.store"] = instrument(make_store(app.config))
     docs.init_app(app)
+    table.init_app(app)  # the table page, /table/ (not part of the documented API)
     errors.init_app(app)
     app.register_error_handler(StoreUnavailable, store_problems.store_unavailable)
     app.register_error_handler(StoreFull, store_problems.store_full)

@@ -1,0 +1,204 @@
+// The host: choose the game, mode, players and options (from GET /v1/games, each option with
+// the rule it switches), create the match, hand each seat its link and QR code, and run the
+// match from the referee view — at a physical table (table mode) the host's phone may enter
+// every move alone. Rollbacks are proposed from the event log; the end offers a rematch.
+import * as api from "./api.js";
+import {board} from "./boards.js";
+import {h, replace, svg} from "./dom.js";
+import {actionsPanel, awaiting, createPlay, endBox, eventLine, gamePart, liveLine,
+  rollbackBox, ruleTexts, scoreBoard, verdictBlock} from "./play.js";
+import {gameName} from "./seat.js";
+import {t} from "./strings.js";
+import qrcode from "../vendor/qrcode-generator/qrcode.mjs";
+
+const keep = (id, kept) => sessionStorage.setItem(`referee.table.host.${id}`, JSON.stringify(kept));
+
+/** The setup screen: one state object, one render(). */
+export async function startSetup({root, page}) {
+  const s = {games: await api.games(), game: null, mode: "digital", names: [], options: {},
+    rules: {}, problem: null, busy: false};
+  const choose = async (name) => {
+    s.game = s.games.find((g) => g.name === name);
+    s.mode = s.game.modes[0];
+    s.names = Array.from({length: s.game.players.counts[0]}, () => "");
+    s.options = Object.fromEntries(Object.entries(s.game.options).map(([k, o]) => [k, o.default]));
+    s.rules = await ruleTexts(name);
+    render();
+  };
+
+  function optionInput(name, o) {
+    const key = `opt-${name}`;
+    const set = (value) => { s.options[name] = value; };
+    if (o.type === "bool") {
+      return h("input", {type: "checkbox", id: key, "data-key": key, checked: s.options[name],
+        onchange: (e) => set(e.target.checked)});
+    }
+    if (o.type === "choice") {
+      return h("select", {id: key, "data-key": key, onchange: (e) => set(e.target.value)},
+        ...o.choices.map((c) => h("option", {value: c, selected: c === s.options[name]}, c)));
+    }
+    if (o.type === "int") {
+      return h("input", {type: "number", id: key, "data-key": key, min: o.minimum, max: o.maximum,
+        value: s.options[name], onchange: (e) => set(Number(e.target.value))});
+    }
+    if (o.type === "str") {
+      return h("select", {id: key, "data-key": key, onchange: (e) => set(e.target.value || null)},
+        h("option", {value: ""}, t("table.host.default")),
+        ...s.names.map((n, i) => n || t("table.host.default_player", {n: i + 1}))
+          .map((n) => h("option", {value: n, selected: n === s.options[name]}, n)));
+    }
+    return h("span", {class: "muted"}, t("table.host.default"));
+  }
+
+  const names = () => s.names.map((n, i) => n.trim() || t("table.host.default_player", {n: i + 1}));
+
+  async function create() {
+    s.busy = true; s.problem = null; render();
+    const options = Object.fromEntries(Object.entries(s.options)
+      .filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(s.game.options[k].default)));
+    try {
+      const made = await api.createMatch({game: s.game.name, mode: s.mode, players: names(), options});
+      keep(made.id, {host_token: made.host_token, seats: made.seats, invites: made.invites || null});
+      location.hash = `host=${encodeURIComponent(made.id)}`;
+    } catch (problem) { s.problem = problem; s.busy = false; render(); }
+  }
+
+  function render() {
+    const g = s.game;
+    replace(root, [
+      h("p", {class: "intro"}, t("table.host.intro")),
+      h("p", {}, h("a", {href: "score"}, t("table.host.to_scorer"))),
+      h("label", {class: "field"}, t("table.host.game"), " ",
+        h("select", {"data-key": "game", onchange: (e) => choose(e.target.value)},
+          h("option", {value: ""}, t("table.host.choose")),
+          ...s.games.map((x) => h("option", {value: x.name, selected: g && g.name === x.name}, x.title)))),
+      g ? h("fieldset", {}, h("legend", {}, t("table.host.mode")), ...g.modes.map((mode) =>
+        h("label", {}, h("input", {type: "radio", name: "mode", value: mode, "data-key": `mode-${mode}`,
+          checked: s.mode === mode, onchange: () => { s.mode = mode; }}), " ",
+          t(`table.mode.${mode}`)))) : null,
+      g ? h("fieldset", {}, h("legend", {}, t("table.host.players")),
+        h("label", {}, t("table.host.count"), " ", h("select", {"data-key": "count",
+          onchange: (e) => { s.names.length = Number(e.target.value); s.names = Array.from(s.names, (n) => n || ""); render(); }},
+          ...g.players.counts.map((n) => h("option", {value: n, selected: n === s.names.length}, n)))),
+        ...s.names.map((n, i) => h("label", {}, t("table.host.player_n", {n: i + 1}), " ",
+          h("input", {type: "text", value: n, maxlength: 64, "data-key": `name-${i}`,
+            placeholder: t("table.host.default_player", {n: i + 1}),
+            onchange: (e) => { s.names[i] = e.target.value; }})))) : null,
+      g ? h("fieldset", {}, h("legend", {}, t("table.host.options")),
+        ...Object.entries(g.options).map(([name, o]) => h("div", {class: "field"},
+          h("label", {for: `opt-${name}`}, o.description), " ", optionInput(name, o),
+          h("div", {class: "muted"}, h("strong", {}, o.rule), " · ", (s.rules[o.rule] || {}).title || "")))) : null,
+      s.problem ? verdictOrProblem(s.problem) : null,
+      g ? h("button", {type: "button", class: "primary", "data-key": "create", disabled: s.busy,
+        onclick: create}, t("table.host.create")) : null,
+    ]);
+  }
+  render();
+  return {render};
+}
+
+function verdictOrProblem(problem) {
+  const body = problem.problem || {};
+  return h("div", {class: "problem", role: "alert"}, h("p", {}, body.detail || problem.message),
+    ...(body.errors || []).map((e) => h("p", {}, e.field ? `${e.field}: ` : "", e.message)));
+}
+
+/** A QR code of text, drawn as SVG paths (no image, no inline style). */
+export function qr(text, label) {
+  const code = qrcode(0, "M");
+  code.addData(text);
+  code.make();
+  const n = code.getModuleCount();
+  let d = "";
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (code.isDark(r, c)) d += `M${c + 4} ${r + 4}h1v1h-1z`;
+  return svg("svg", {viewBox: `0 0 ${n + 8} ${n + 8}`, role: "img", "aria-label": label,
+    "shape-rendering": "crispEdges"}, svg("rect", {width: n + 8, height: n + 8, fill: "#fff"}),
+  svg("path", {d, fill: "#000"}));
+}
+
+/** Each seat's link: /table/#match=<id>&token=<token> (or &seat=&code= an invite code). */
+function seatLink(id, player, kept) {
+  const base = new URL("./", document.baseURI).href;
+  const code = kept.invites && kept.invites[player];
+  return code ? `${base}#match=${encodeURIComponent(id)}&seat=${encodeURIComponent(player)}&code=${encodeURIComponent(code)}`
+    : `${base}#match=${encodeURIComponent(id)}&token=${encodeURIComponent(kept.seats[player])}`;
+}
+
+function seatLinks(id, m, kept, announce) {
+  return h("section", {"aria-label": t("table.host.links")}, h("h2", {}, t("table.host.links")),
+    ...m.players.map((player, i) => {
+      const link = seatLink(id, player, kept);
+      return h("details", {class: "seat-link"}, h("summary", {}, t("table.host.link_for", {player})),
+        qr(link, t("table.host.qr_for", {player})),
+        h("p", {}, h("a", {href: link, "data-key": `link-${i}`}, t("table.host.open_link", {player}))),
+        h("div", {class: "buttons"},
+          h("button", {type: "button", "data-key": `copy-${i}`, onclick: async () => {
+            await navigator.clipboard.writeText(link).then(() => announce(t("table.host.copied", {player})),
+              () => announce(t("table.host.copy_failed")));
+          }}, t("table.host.copy")),
+          navigator.share ? h("button", {type: "button", "data-key": `share-${i}`, onclick: () =>
+            navigator.share({title: t("table.title"), text: t("table.host.share_text", {player}), url: link})
+              .catch(() => {})}, t("table.host.share")) : null));
+    }));
+}
+
+/** The host's screen of match id (tokens kept in sessionStorage by the setup screen). */
+export async function startHost({id, kept, root, page}) {
+  const token = kept.host_token;
+  const first = await api.readMatch(id, token);
+  const game = gameName(first);
+  const play = createPlay({id, token, game, onChange: () => render(), announce: page.status});
+  const form = {to: null, reason: ""};
+
+  function proposeForm(m) {
+    const versions = Array.from({length: Math.max(0, m.version - 1)}, (_, i) => m.version - 1 - i);
+    if (!versions.length || m.rollback || m.over || m.outcome) return null;
+    const at = (v) => play.events.filter((e) => e.version === v);
+    return h("fieldset", {class: "propose"}, h("legend", {}, t("table.rollback.propose")),
+      h("label", {class: "field"}, t("table.rollback.back_to"), " ",
+        h("select", {"data-key": "to-version", onchange: (e) => { form.to = Number(e.target.value); }},
+          h("option", {value: ""}, t("table.host.choose")),
+          ...versions.map((v) => h("option", {value: v, selected: v === form.to},
+            [t("table.version_n", {n: v}), ...at(v).slice(-1).map((e) => ` · ${eventText(e)}`)].join(""))))),
+      h("label", {class: "field"}, t("table.rollback.reason"), " ",
+        h("input", {type: "text", maxlength: 500, "data-key": "reason", value: form.reason,
+          oninput: (e) => { form.reason = e.target.value; }})),
+      h("button", {type: "button", "data-key": "propose", disabled: play.busy, onclick: () =>
+        play.run(() => api.proposeRollback(id, token, form.to, form.reason, m.version))},
+      t("table.rollback.send")));
+  }
+  const eventText = (e) => eventLine(game, e).flat(Infinity)
+    .map((x) => (x instanceof Node ? x.getAttribute("aria-label") : x)).join("");
+
+  function render() {
+    const m = play.match || first;
+    const actions = m.mode === "table" ? play.legal
+      : play.legal.filter((a) => !m.players.includes(a.player));  // digital: only the host's own
+    root.dataset.version = m.version;
+    root.dataset.over = String(Boolean(m.outcome || m.over));
+    replace(root, [
+      liveLine(play.live),
+      h("h2", {}, t("table.host.title"), " · ", t(`table.game.${game}`), " · ", t(`table.mode.${m.mode}`)),
+      h("p", {class: "awaiting", "aria-live": "polite"}, awaiting(m)),
+      play.notice ? h("p", {class: "notice", role: "alert"}, play.notice) : null,
+      play.verdict ? verdictBlock(play.verdict) : null,
+      rollbackBox(game, m.rollback, {busy: play.busy,
+        withdraw: () => play.run(() => api.withdrawRollback(id, token))}),
+      endBox(m, {busy: play.busy, rematch: m.rematch ? null : () => play.run(async () => {
+        const next = await api.rematch(id, token);
+        keep(next.id, kept);
+        location.hash = `host=${encodeURIComponent(next.id)}`;
+      })}),
+      seatLinks(id, m, kept, page.status),
+      h("section", {"aria-label": t("table.table")}, board(game, gamePart(m), null)),
+      actions.length || m.mode === "table" ? actionsPanel(game, actions, play.send,
+        {busy: play.busy, showPlayer: true}) : null,
+      scoreBoard(m),
+      proposeForm(m),
+      h("details", {}, h("summary", {}, t("table.host.log")), h("ol", {class: "event-log"},
+        ...play.events.map((e) => h("li", {}, eventLine(game, e))))),
+    ]);
+  }
+  await play.start();
+  return {render, stop: play.stop};
+}

@@ -1,0 +1,223 @@
+// A match as one reader (a seat or the host) plays it: the live state from the stream, the
+// legal actions, sending a move and showing the verdict. Shared by the seat and host screens.
+import * as api from "./api.js";
+import {card, cardButton} from "./cards.js";
+import {h} from "./dom.js";
+import {actionName, language, t} from "./strings.js";
+
+const CARD_FIELDS = new Set(["card", "cards", "kick", "kicks", "character", "characters"]);
+const PLAIN = new Set(["type", "player"]);
+
+/** The per-game part of a match answer: the envelope's `game` object, or the older `view`. */
+export const gamePart = (m) => (m && m.game && typeof m.game === "object" ? m.game : m && m.view) || {};
+export const awaiting = (m) => (m && (m.awaiting ?? gamePart(m).awaiting)) || "";
+export const isOver = (m) => Boolean(m && (m.outcome || m.over));
+
+/** Follow match id as token's reader; onChange() after every change of the returned state. */
+export function createPlay({id, token, game, onChange, announce}) {
+  const s = {id, token, game, match: null, legal: [], verdict: null, notice: null,
+    live: "connecting", events: [], busy: false};
+  let legalAt = null, stream = null;
+
+  async function loadLegal() {
+    const at = s.match && s.match.version;
+    if (legalAt === at) return;
+    legalAt = at;
+    try {
+      s.legal = isOver(s.match) ? [] : (await api.legalActions(id, token)).actions;
+    } catch (problem) { s.legal = []; legalAt = null; }
+  }
+
+  function merge(answer) {
+    const before = s.match && s.match.version;
+    s.match = Object.assign(s.match || {}, answer);
+    if (s.match.version !== before && before !== undefined && before !== null) announce(awaiting(s.match));
+  }
+
+  s.refresh = async () => {
+    merge(await api.readMatch(id, token));
+    await loadLegal();
+    onChange();
+  };
+
+  s.start = async () => {
+    await s.refresh();
+    stream = api.follow(id, token, {
+      onEvent: (event) => { s.events.push(event); },
+      onView: async (view) => { merge(view); await loadLegal(); onChange(); },
+      onStatus: (status) => { s.live = status; onChange(); },
+    });
+  };
+  s.stop = () => stream && stream.close();
+
+  /** Send action at the version shown; show the verdict of a refusal, refresh a stale one. */
+  s.send = async (action) => {
+    if (s.busy) return;
+    s.busy = true; s.notice = null; onChange();
+    try {
+      merge(await api.act(id, token, action, s.match.version));
+      s.verdict = null;
+      await loadLegal();
+    } catch (problem) {
+      await refused(problem, action);
+    }
+    s.busy = false;
+    onChange();
+  };
+
+  async function refused(problem, action) {
+    if (problem.status === 409) {
+      s.notice = t(problem.type === "rollback-pending" ? "table.notice.rollback_pending"
+        : "table.notice.stale");
+      s.verdict = null;
+      await s.refresh().catch(() => {});
+    } else if (problem.violations.length) {
+      s.verdict = {action, violations: problem.violations, texts: await ruleTexts(game)};
+    } else {
+      s.notice = problem.problem.detail || problem.message;
+    }
+    announce(s.notice || (s.verdict && s.verdict.violations[0].message) || "");
+  }
+
+  /** Run a host or seat call (rollback steps, rematch), showing its problem if refused. */
+  s.run = async (call) => {
+    s.busy = true; s.notice = null; onChange();
+    try { const answer = await call(); if (answer && answer.version) merge(answer); await loadLegal(); }
+    catch (problem) { s.notice = problem.problem.detail || problem.message; announce(s.notice); }
+    s.busy = false; onChange();
+  };
+  return s;
+}
+
+const ruleBooks = {};
+/** The rules of game in the page's language, by ID ({title, text}); fetched once each. */
+export async function ruleTexts(game) {
+  const key = `${game}:${language()}`;
+  if (!ruleBooks[key]) {
+    const book = await api.rules(game).catch(() => ({rules: []}));
+    ruleBooks[key] = Object.fromEntries(book.rules.map((r) => [r.id, r]));
+  }
+  return ruleBooks[key];
+}
+
+/** One field's value as the page shows it: cards drawn, a position as row and column. */
+export function fieldValue(game, name, value) {
+  if (CARD_FIELDS.has(name)) return [value].flat().map((c) => card(game, c));
+  if (name === "position" && Array.isArray(value)) {
+    return t("table.field.position", {row: value[0] + 1, column: value[1] + 1});
+  }
+  if (name === "pile") return t("table.field.pile", {n: Number(value) + 1});
+  if (name === "source") return t(`table.field.source.${value}`);
+  if (name === "steps") return t("table.field.steps", {n: value});
+  if (typeof value === "boolean") return t(value ? "table.yes" : "table.no");
+  if (typeof value === "string") return value;
+  return JSON.stringify(value);
+}
+
+function label(game, action) {
+  const parts = Object.entries(action).filter(([name]) => !PLAIN.has(name))
+    .map(([name, value]) => [" · ", fieldValue(game, name, value)]);
+  return [actionName(action.type), ...parts];
+}
+
+/** Buttons for actions (the service's list), grouped by player and action type; a card
+ *  choice is a row of cards. send(action) on a tap. */
+export function actionsPanel(game, actions, send, {busy = false, showPlayer = false} = {}) {
+  const groups = new Map();
+  for (const action of actions) {
+    const key = `${action.player}\u0000${action.type}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(action);
+  }
+  return h("section", {class: "actions-panel", "aria-label": t("table.actions")},
+    h("h2", {}, t("table.actions")),
+    actions.length ? null : h("p", {class: "muted"}, t("table.nothing_to_do")),
+    ...[...groups.values()].map((entries, g) => {
+      const fields = Object.keys(entries[0]).filter((name) => !PLAIN.has(name));
+      const picker = fields.length === 1 && CARD_FIELDS.has(fields[0])
+        && entries.every((a) => typeof a[fields[0]] === "string");
+      const title = `${showPlayer ? entries[0].player + " · " : ""}${actionName(entries[0].type)}`;
+      return h("div", {class: picker ? "actions picker" : "actions", role: "group", "aria-label": title},
+        showPlayer || picker ? h("strong", {}, title) : null,
+        ...entries.map((action, i) => picker
+          ? cardButton(game, action[fields[0]], () => send(action), {disabled: busy, key: `act-${g}-${i}`})
+          : h("button", {type: "button", disabled: busy, "data-key": `act-${g}-${i}`,
+            onclick: () => send(action)}, ...label(game, action))));
+    }));
+}
+
+/** A refused move: each rule broken, its sentence, and the rule's own text. */
+export function verdictBlock(verdict) {
+  return h("div", {class: "problem verdict", role: "alert"},
+    h("p", {}, h("strong", {}, t("table.refused"))),
+    ...verdict.violations.map((v) => {
+      const rule = verdict.texts[v.rule] || {};
+      return h("div", {class: "violation"},
+        h("p", {}, h("strong", {class: "rule-id"}, v.rule), " · ", v.title || rule.title || ""),
+        h("p", {class: "sentence"}, v.message),
+        rule.text ? h("details", {open: true}, h("summary", {}, t("table.rule_text")),
+          h("p", {class: "rule-text"}, rule.text)) : null);
+    }));
+}
+
+/** The live line: connected, reconnecting (visible), or ended. */
+export function liveLine(status) {
+  const cls = status === "live" ? "live live-ok" : `live ${status}`;
+  return h("p", {class: cls, role: "status"}, t(`table.live.${status}`));
+}
+
+/** One event of the log as a line: version, what happened, who, its cards. */
+export function eventLine(game, event) {
+  const parts = Object.entries(event).filter(([name]) => CARD_FIELDS.has(name))
+    .map(([name, value]) => [" ", fieldValue(game, name, value)]);
+  return [t("table.version_n", {n: event.version}), " · ", actionName(event.type),
+    event.player ? ` · ${event.player}` : "", ...parts];
+}
+
+/** The pending rollback: what it undoes and why; a seat votes, the host may withdraw. */
+export function rollbackBox(game, rollback, {vote, withdraw, busy}) {
+  if (!rollback) return null;
+  return h("section", {class: "notice", "aria-live": "polite", "aria-label": t("table.rollback.title")},
+    h("h2", {}, t("table.rollback.title")),
+    h("p", {}, t("table.rollback.to", {n: rollback.to_version})),
+    h("p", {}, t("table.rollback.reason"), " ", h("q", {}, rollback.reason)),
+    rollback.undone && rollback.undone.length ? h("ul", {},
+      ...rollback.undone.map((u) => h("li", {}, eventLine(game, u)))) : null,
+    h("p", {class: "muted"}, t(`table.rollback.approval.${rollback.approval}`), " ",
+      t("table.rollback.votes", {yes: (rollback.approved_by || []).join(", ") || "—",
+        no: (rollback.rejected_by || []).join(", ") || "—"})),
+    vote ? h("div", {class: "buttons"},
+      h("button", {type: "button", class: "primary", disabled: busy, "data-key": "vote-yes",
+        onclick: () => vote(true)}, t("table.rollback.approve")),
+      h("button", {type: "button", disabled: busy, "data-key": "vote-no",
+        onclick: () => vote(false)}, t("table.rollback.refuse"))) : null,
+    withdraw ? h("button", {type: "button", disabled: busy, "data-key": "withdraw",
+      onclick: withdraw}, t("table.rollback.withdraw")) : null);
+}
+
+/** The running score and, once over, the outcome, from the envelope (`score`, `outcome`). */
+export function scoreBoard(m) {
+  const score = m.score;
+  if (!score || typeof score !== "object") return null;
+  const rows = Object.entries(score.totals || score.per_side || score.per_player || score)
+    .filter(([, v]) => typeof v === "number" || typeof v === "string");
+  if (!rows.length) return null;
+  return h("table", {class: "score"}, h("caption", {}, t("table.score_title")),
+    h("tbody", {}, ...rows.map(([who, v]) => h("tr", {}, h("th", {scope: "row"}, who), h("td", {}, v)))));
+}
+
+/** The end: who won and why, the audit to check the deal, and (host) a rematch. */
+export function endBox(m, {rematch, busy}) {
+  if (!isOver(m)) return null;
+  const part = gamePart(m);
+  const winners = m.outcome ? m.outcome.winners : [part.winner ?? part.winners ?? []].flat();
+  const reason = m.outcome && m.outcome.reason ? m.outcome.reason.message : null;
+  return h("section", {class: "end", "aria-label": t("table.end.title")},
+    h("h2", {}, t("table.end.title")),
+    h("p", {class: "winner"}, t("table.end.winners", {names: winners.join(", ") || "—"})),
+    reason ? h("p", {}, reason) : null,
+    h("p", {}, h("a", {href: api.auditUrl(m.id), target: "_blank", rel: "noopener"},
+      t("table.end.audit"))),
+    rematch ? h("button", {type: "button", class: "primary", disabled: busy, "data-key": "rematch",
+      onclick: rematch}, t("table.end.rematch")) : null);
+}
