@@ -97,7 +97,7 @@ async function* streamed(client, matchId, token, after, idleTimeout, signal) {
       yield NO_STREAM;
       return;
     }
-    yield* parseSSE(textOf(response.body, { idleMs: idleTimeout, onIdle: abort }));
+    yield* parseSSE(textOf(response.body, { idleMs: idleTimeout, onIdle: abort, signal: controller.signal }));
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", abort);
@@ -107,31 +107,37 @@ async function* streamed(client, matchId, token, after, idleTimeout, signal) {
 
 /**
  * The same messages from long-polls: the events after `seen.last` (waiting up to 25 s for
- * some), then, when the version moved, the match as the token reads it as a `view` (its data
- * is the whole match read: the stream's view fields and more), then `end` once it is over.
+ * some); when the version moved, the match as the token reads it, then the events logged up
+ * to it, then that match as a `view` (its data is the whole match read: the stream's view
+ * fields and more), then `end` once it is over.
  */
 async function* polled(client, matchId, token, seen, signal) {
   let version = null;
-  for (;;) {
-    let got;
-    try {
-      got = await client.events(matchId, { token, after: seen.last, wait: version === null ? 0 : 25, signal });
-    } catch (error) {
-      if (error instanceof RefereeError && error.status === 404 && seen.shown !== null) {
-        yield { event: "end", id: null, data: { version: seen.shown, reason: "gone" } };
-        return;
-      }
-      throw error;
-    }
-    for (const event of got.events) yield { event: "event", id: event.seq, data: event };
-    if (got.version !== version) {
-      version = got.version;
+  let last = seen.last;
+  const events = async (wait) => {
+    const got = await client.events(matchId, { token, after: last, wait, signal });
+    for (const event of got.events) last = Math.max(last, event.seq);
+    return got;
+  };
+  try {
+    for (;;) {
+      const got = await events(version === null ? 0 : 25);
+      for (const event of got.events) yield { event: "event", id: event.seq, data: event };
+      if (got.version === version) continue;
       const match = await client.match(matchId, token, { signal });
+      for (const event of (await events(0)).events) yield { event: "event", id: event.seq, data: event };
+      version = match.version;
       yield { event: "view", id: null, data: match };
       if (match.over) {
         yield { event: "end", id: null, data: { version: match.version, reason: "over" } };
         return;
       }
     }
+  } catch (error) {
+    if (error instanceof RefereeError && error.status === 404 && seen.shown !== null) {
+      yield { event: "end", id: null, data: { version: seen.shown, reason: "gone" } };
+      return;
+    }
+    throw error;
   }
 }

@@ -2,19 +2,23 @@
 // and React Native and Node have none), so the same code runs in browsers, Node and workers.
 
 /**
- * The text of a byte stream (a fetch `response.body`), chunk by chunk, UTF-8 decoded. A read
- * that waits longer than `idleMs` for a byte calls `onIdle` (which should abort the fetch, so
- * the pending read rejects).
+ * The text of a byte stream (a fetch `response.body`), chunk by chunk, UTF-8 decoded. It ends
+ * when the stream does, when `signal` aborts, or when a read waits longer than `idleMs` for a
+ * byte (then `onIdle` is called first, e.g. to abort the fetch): the reader is cancelled, so
+ * this works whether or not the fetch ties its body to its signal.
  * @param {ReadableStream<Uint8Array>} body
- * @param {{idleMs?: number, onIdle?: () => void}} [options]
+ * @param {{idleMs?: number, onIdle?: () => void, signal?: AbortSignal}} [options]
  * @returns {AsyncGenerator<string>}
  */
-export async function* textOf(body, { idleMs = 0, onIdle } = {}) {
+export async function* textOf(body, { idleMs = 0, onIdle, signal } = {}) {
   const reader = body.getReader();
   const decoder = new TextDecoder();
+  const cancel = () => { reader.cancel().catch(() => {}); };
+  const idle = () => { onIdle?.(); cancel(); };
+  signal?.addEventListener("abort", cancel, { once: true });
   try {
-    for (;;) {
-      const timer = idleMs && onIdle ? setTimeout(onIdle, idleMs) : null;
+    while (!signal?.aborted) {
+      const timer = idleMs ? setTimeout(idle, idleMs) : null;
       let step;
       try {
         step = await reader.read();
@@ -27,7 +31,8 @@ export async function* textOf(body, { idleMs = 0, onIdle } = {}) {
     const tail = decoder.decode();
     if (tail) yield tail;
   } finally {
-    reader.cancel().catch(() => {});
+    signal?.removeEventListener("abort", cancel);
+    cancel();
   }
 }
 
