@@ -32,6 +32,10 @@ from .sse import parse_sse
 RETRIED = (requests.ConnectionError, requests.Timeout)
 """The failures after which a safe request is sent again (and a 503 answer)."""
 
+STREAM_LOST = RETRIED + (requests.exceptions.ChunkedEncodingError,)
+"""The failures after which :meth:`RefereeClient.follow` reconnects (a stream cut mid-answer,
+e.g. by its server stopping, raises ``ChunkedEncodingError``)."""
+
 MAX_WAIT = 10.0
 """The longest ``Retry-After`` (seconds) the client waits before retrying a 503."""
 
@@ -223,7 +227,7 @@ class RefereeClient:
                         yield message
                         if kind == "end":
                             return
-            except RETRIED:
+            except STREAM_LOST:
                 pass
             if not lost:
                 continue

@@ -189,3 +189,18 @@ def test_a_503_is_retried_after_retry_after_and_errors_carry_the_problem(base_ur
         stubborn.game("spy")
     assert (caught.value.status, caught.value.type) == (503, "store-unavailable")
     assert str(caught.value) == "503 Match store unavailable"
+
+
+def test_answers_come_in_the_clients_language_with_the_same_codes(base_url):
+    english, burmese = RefereeClient(base_url), RefereeClient(base_url, language="my")
+    state = english.setup("all-fours", ["ana", "ben"], dealer="ben", seed=42)
+    found = []
+    for referee in (english, burmese):
+        with pytest.raises(RefereeError) as caught:
+            referee.apply("all-fours", state, {"type": "beg", "player": "ben"})
+        found.append(caught.value.violations)
+    assert [v["code"] for v in found[0]] == [v["code"] for v in found[1]]
+    burmese_script = [any("\u1000" <= ch <= "\u109f" for ch in v["message"]) for v in found[1]]
+    assert burmese_script == [True] * len(found[1])
+    assert not any("\u1000" <= ch <= "\u109f" for v in found[0] for ch in v["message"])
+    assert burmese.rules("all-fours")["language"] == "my"
