@@ -40,7 +40,6 @@ export async function* follow(client, matchId, { token = null, after = 0, reconn
         : streamed(client, matchId, token, seen.last, idleTimeout, signal);
       for await (const message of messages) {
         if (message === NO_STREAM) { // fetch gave no readable body: long-poll instead
-          if (transport === "stream") throw new RefereeConnectionError("fetch cannot stream a response body here: use transport \"poll\"");
           poll = true;
           lost = false;
           break;
@@ -64,6 +63,9 @@ export async function* follow(client, matchId, { token = null, after = 0, reconn
     } catch (error) {
       if (signal?.aborted) return;
       if (error instanceof RefereeError && error.status !== 503) throw error;
+    }
+    if (poll && transport === "stream") {
+      throw new RefereeConnectionError("fetch cannot stream a response body here: use transport \"poll\"");
     }
     if (!lost || signal?.aborted) continue;
     failures += 1;

@@ -132,6 +132,9 @@ test("where fetch gives no readable body (React Native) it long-polls, events be
   assert.deepEqual(calls.slice(1, 4), ["events?after=0&wait=0", "m7", "events?after=1&wait=0"]);
   assert.equal(calls[4], "events?after=1&wait=25");
   const refused = new RefereeClient("http://referee.test", { fetch: fetcher });
+  const waits = [];
+  refused.sleep = async (ms) => { waits.push(ms); };
   const error = await all(refused.follow("m7", { transport: "stream" })).catch((e) => e);
   assert.ok(error instanceof RefereeConnectionError);
+  assert.deepEqual([error.message, waits], ['fetch cannot stream a response body here: use transport "poll"', []]);
 });
