@@ -1,11 +1,16 @@
 // The client against a live server (in-process store): the stateless endpoints, problem
-// bodies as RefereeError, the language, and the retry rules (a lost answer, a 503, a 409).
+// bodies as RefereeError, the language, the retry rules (a lost answer, a 503, a 409), and
+// the README's example.
 
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
 import { RefereeClient, RefereeConnectionError, RefereeError } from "../src/index.js";
-import { Server, skipReason } from "./servers.js";
+import { REPO, Server, skipReason } from "./servers.js";
 
 const SHEET = { // a hand recorded from real play (the server's case allfours/real-hand-1)
   players: ["kiri", "tano", "lena", "omar"],
@@ -202,5 +207,23 @@ describe("the client against a live server", { skip: reason ?? false }, () => {
     const create = await offline.createMatch("spy", ["a", "b"]).catch((e) => e);
     assert.ok(create instanceof RefereeConnectionError);
     assert.equal(calls, 1); // a create without an idempotency key is never sent twice
+  });
+
+  test("the README's JavaScript example runs as written and prints what the README says", async () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8").split("### JavaScript client")[1];
+    const code = readme.match(/```js\n([\s\S]*?)```/)[1];
+    const expected = readme.match(/```text\n([\s\S]*?)```/)[1];
+    assert.equal(code.split("http://127.0.0.1:8000").length, 2); // the one change: the address
+    const dir = mkdtempSync(join(tmpdir(), "referee-readme-"));
+    try {
+      const script = join(dir, "example.mjs");
+      writeFileSync(script, code.replace("http://127.0.0.1:8000", server.url)
+        .replace('from "referee-client"', `from ${JSON.stringify(join(REPO, "clients", "js", "src", "index.js"))}`));
+      const ran = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 60000 });
+      assert.equal(ran.status, 0, ran.stderr);
+      assert.equal(ran.stdout, expected);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
