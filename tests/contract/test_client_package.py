@@ -19,7 +19,7 @@ def test_the_server_starts_and_answers_without_the_client_installed():
     only ``referee.client`` (which the server never imports) says where the client went."""
     script = (
         "import sys; sys.modules['referee_client'] = None\n"
-        "from referee.app import create_app\n"
+        "from referee.serving.app import create_app\n"
         "app = create_app({'TESTING': True, 'REDIS_URL': None})\n"
         "assert app.test_client().get('/v1/games').status_code == 200\n"
         "assert not [m for m in sys.modules if m == 'referee.client']\n"

@@ -722,10 +722,10 @@ export interface paths {
          * @description `status` `applied` or `pending` (the seats vote: `…/rollback/votes`).  403 not the
          *     host, or the match is over; 409 `version-conflict`, `rollback-pending`; 422 a
          *     `to_version` that is not earlier or undoes nothing; 428 no version.  A rollback across a
-         *     finished hand's scoring needs every seat's approval (see :mod:`referee.disputes`).  With
-         *     `Idempotency-Key` a retry gets the first answer again (`Idempotent-Replayed: true`),
-         *     never a second proposal; the same key with another body is 422
-         *     `idempotency-key-reused`.
+         *     finished hand's scoring needs every seat's approval (see
+         *     :mod:`referee.matches.disputes`).  With `Idempotency-Key` a retry gets the first answer
+         *     again (`Idempotent-Replayed: true`), never a second proposal; the same key with another
+         *     body is 422 `idempotency-key-reused`.
          */
         post: operations["postMatchesByMatchIdRollback"];
         /**
@@ -773,8 +773,9 @@ export interface paths {
         /**
          * Follow the match live (Server-Sent Events): the events the caller may see after
          *     `Last-Event-ID` (or `?after`), each once, then the caller's view; again after every
-         *     change; heartbeats while quiet; `end` when the match is over (see :mod:`referee.live`).
-         *     Authorised like the reads: a token, `?ticket=` (browsers' EventSource) or public.
+         *     change; heartbeats while quiet; `end` when the match is over (see
+         *     :mod:`referee.matches.live`).  Authorised like the reads: a token, `?ticket=` (browsers'
+         *     EventSource) or public.
          */
         get: operations["getMatchesByMatchIdStream"];
         put?: never;

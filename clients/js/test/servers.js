@@ -1,6 +1,6 @@
-// Live servers for the tests: gunicorn serving the referee app of this checkout with the
-// server's Python (REFEREE_SERVER_PYTHON, which ./dev sets; else the repo's .venv), on a free
-// loopback port. Stores: "memory" (one worker, matches in the process) and "redis" (two
+// Live servers for the tests: the server's `referee serve` (gunicorn with the shipped
+// settings) from this checkout (REFEREE_COMMAND, which ./dev sets; else the repo's .venv), on a
+// free loopback port. Stores: "memory" (one worker, matches in the process) and "redis" (two
 // workers on REFEREE_TEST_REDIS_URL, the private Redis ./dev test starts).
 
 import { spawn } from "node:child_process";
@@ -12,17 +12,17 @@ import { fileURLToPath } from "node:url";
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const START_WAIT_MS = 60000; // a loaded 2-core machine can take over 20 s to start a worker
 
-/** The Python with the server installed, or null. */
-export function serverPython() {
-  const given = process.env.REFEREE_SERVER_PYTHON;
+/** The server's `referee` command, or null. */
+export function serverCommand() {
+  const given = process.env.REFEREE_COMMAND;
   if (given) return given;
-  const venv = join(REPO, ".venv", "bin", "python");
+  const venv = join(REPO, ".venv", "bin", "referee");
   return existsSync(venv) ? venv : null;
 }
 
 /** Why the tests of `store` cannot run here (null when they can). */
 export function skipReason(store) {
-  if (!serverPython()) return "no server Python: set REFEREE_SERVER_PYTHON (./dev test-clients does)";
+  if (!serverCommand()) return "no server: set REFEREE_COMMAND to its `referee` command (./dev test-clients does)";
   if (store === "redis" && !process.env.REFEREE_TEST_REDIS_URL) {
     return "REFEREE_TEST_REDIS_URL is unset: ./dev test-clients starts a private Redis";
   }
@@ -61,10 +61,11 @@ export class Server {
       REFEREE_STREAM_HEARTBEAT_SECONDS: "1",
       REDIS_URL: this.store === "redis" ? process.env.REFEREE_TEST_REDIS_URL : "",
     };
-    this.proc = spawn(serverPython(), [
-      "-m", "gunicorn", "--config", "python:referee.gunicorn_conf", "--workers", String(this.workers),
-      "--bind", `127.0.0.1:${this.port}`, "referee.wsgi:app",
-    ], { cwd: REPO, env, stdio: ["ignore", "ignore", "inherit"] });
+    this.proc = spawn(serverCommand(), [ // referee serve execs gunicorn: the same process
+      "serve", "--host", "127.0.0.1", "--port", String(this.port), "--workers", String(this.workers),
+    ], { cwd: REPO, env, stdio: ["ignore", "ignore", "pipe"] });
+    this.log = ""; // the last of its stderr, shown if it does not start
+    this.proc.stderr.on("data", (chunk) => { this.log = (this.log + chunk).slice(-4000); });
     const exited = new Promise((resolve) => this.proc.once("exit", resolve));
     this.exited = exited;
     const deadline = Date.now() + START_WAIT_MS;
@@ -75,7 +76,7 @@ export class Server {
       } catch { /* workers still starting */ }
       if (Date.now() > deadline || this.proc.exitCode !== null) {
         await this.stop();
-        throw new Error(`the ${this.store} server on ${this.url} did not start`);
+        throw new Error(`the ${this.store} server on ${this.url} did not start:\n${this.log}`);
       }
       await sleep(100);
     }

@@ -5,15 +5,15 @@ import os
 
 import pytest
 
-from servers import Server, server_python
+from servers import Server, server_command
 
 
 def _server(env: dict[str, str], workers: int = 1):
-    python = server_python()
-    if python is None:
-        pytest.skip("no server to test against: set REFEREE_SERVER_PYTHON to a Python with "
-                    "the referee server installed (./dev test-clients does)")
-    server = Server(python, env, workers).start()
+    command = server_command()
+    if command is None:
+        pytest.skip("no server to test against: set REFEREE_COMMAND to the referee server's "
+                    "`referee` command (./dev test-clients does)")
+    server = Server(command, env, workers).start()
     return server
 
 

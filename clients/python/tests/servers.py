@@ -1,7 +1,7 @@
 """Live servers for the client's tests: gunicorn serving the referee app from this checkout,
-started with the **server's** Python (``REFEREE_SERVER_PYTHON``, which ``./dev`` sets to
-``.venv/bin/python``), so the tests themselves run in a venv holding only ``referee_client``
-and pytest.  Run from the server's venv, that venv's Python serves.
+started with the **server's** ``referee serve`` command (``REFEREE_COMMAND``, which ``./dev``
+sets to ``.venv/bin/referee``), so the tests themselves run in a venv holding only
+``referee_client`` and pytest.  Run from the server's venv, that venv's command serves.
 
 Stores: ``memory`` (one worker, matches in the process) always; ``redis`` (two workers on
 ``REFEREE_TEST_REDIS_URL``, the private Redis ``./dev test`` starts) when that is set.
@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,13 +25,14 @@ START_WAIT_SECONDS = 60
 """A loaded 2-core machine can take over 20 s to start a worker that builds the OpenAPI."""
 
 
-def server_python() -> str | None:
-    """The Python that has the server installed: ``REFEREE_SERVER_PYTHON``, or this one if it
-    can import ``referee``; ``None`` when neither."""
-    given = os.environ.get("REFEREE_SERVER_PYTHON")
+def server_command() -> str | None:
+    """The server's ``referee`` command: ``REFEREE_COMMAND``, or the one beside this Python if
+    this Python can import ``referee``; ``None`` when neither."""
+    given = os.environ.get("REFEREE_COMMAND")
     if given:
         return given
-    return sys.executable if importlib.util.find_spec("referee") else None
+    beside = Path(sys.executable).parent / "referee"
+    return str(beside) if importlib.util.find_spec("referee") and beside.exists() else None
 
 
 def free_port() -> int:
@@ -40,21 +42,22 @@ def free_port() -> int:
 
 
 class Server:
-    """One gunicorn (``referee.gunicorn_conf``) on ``127.0.0.1:port``; :meth:`start` and
-    :meth:`stop` may be called again (a restart keeps the port)."""
+    """One ``referee serve`` (gunicorn with the shipped settings) on ``127.0.0.1:port``;
+    :meth:`start` and :meth:`stop` may be called again (a restart keeps the port)."""
 
-    def __init__(self, python: str, env: dict[str, str], workers: int = 1):
-        self.python, self.workers, self.port = python, workers, free_port()
+    def __init__(self, command: str, env: dict[str, str], workers: int = 1):
+        self.command, self.workers, self.port = command, workers, free_port()
         self.env = {**os.environ, "REFEREE_RATE_LIMITS": "off", "REFEREE_LOG_LEVEL": "WARNING",
                     "REFEREE_STREAM_HEARTBEAT_SECONDS": "1", **env}
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
+        self.log = tempfile.TemporaryFile()  # its stderr, shown if it does not start
 
     def start(self) -> "Server":
-        self.proc = subprocess.Popen(
-            [self.python, "-m", "gunicorn", "--config", "python:referee.gunicorn_conf",
-             "--workers", str(self.workers), "--bind", f"127.0.0.1:{self.port}",
-             "referee.wsgi:app"], cwd=REPO, env=self.env, stdout=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(  # referee serve execs gunicorn: the same process
+            [self.command, "serve", "--host", "127.0.0.1", "--port", str(self.port),
+             "--workers", str(self.workers)], cwd=REPO, env=self.env,
+            stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + START_WAIT_SECONDS
         while True:
             try:
@@ -64,7 +67,9 @@ class Server:
                 pass
             if time.monotonic() > deadline or self.proc.poll() is not None:
                 self.stop()
-                raise RuntimeError(f"the server on {self.url} did not start")
+                self.log.seek(0)
+                raise RuntimeError(f"the server on {self.url} did not start:\n"
+                                   f"{self.log.read()[-4000:].decode(errors='replace')}")
             time.sleep(0.1)
 
     def stop(self) -> None:

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from servers import Server, server_python
+from servers import Server, server_command
 from referee_client import RefereeClient
 
 
@@ -93,7 +93,7 @@ def test_follow_resumes_after_its_server_restarts_missing_and_repeating_no_event
     """The follower's server (A) is stopped mid-match (open streams cut), moves go on through
     a second server on the same Redis, A starts again on the same port, and ``follow()``
     resumes after the last event it saw."""
-    a = Server(server_python(), {"REDIS_URL": redis_url}, workers=1).start()
+    a = Server(server_command(), {"REDIS_URL": redis_url}, workers=1).start()
     try:
         on_a, on_b = RefereeClient(a.url), RefereeClient(redis_server.url)
         match = on_b.create_match("all-fours", ["ana", "ben"], dealer="ana", seed=42)
