@@ -831,7 +831,7 @@ export interface components {
             state: components["schemas"]["AllFoursState"];
         };
         AllFoursBegAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -842,7 +842,7 @@ export interface components {
         AllFoursCallAction: {
             /** @enum {string} */
             card: "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS";
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -864,7 +864,7 @@ export interface components {
         AllFoursDealAction: {
             /** @enum {string} */
             kick?: "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS";
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -875,7 +875,7 @@ export interface components {
         AllFoursExposeAction: {
             /** @enum {string} */
             card: "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS";
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -890,7 +890,7 @@ export interface components {
             };
         };
         AllFoursGiveOneAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -908,7 +908,7 @@ export interface components {
         };
         /** @description All Fours (Trinidad rules): LegalActionsRequest */
         AllFoursLegalActionsRequest: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player?: string;
             state: components["schemas"]["AllFoursState"];
         };
@@ -918,7 +918,7 @@ export interface components {
             to_move: string[];
         };
         AllFoursMisdealAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -929,7 +929,7 @@ export interface components {
         AllFoursPlayAction: {
             /** @enum {string} */
             card: "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS";
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -951,7 +951,7 @@ export interface components {
         };
         AllFoursRunPackAction: {
             kicks?: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -984,7 +984,7 @@ export interface components {
         };
         AllFoursSetup: {
             deal?: components["schemas"]["AllFoursDeal"];
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             dealer?: string;
             /** @enum {string} */
             kick?: "2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS";
@@ -1028,7 +1028,7 @@ export interface components {
                  */
                 undertrump: boolean;
             };
-            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) */
+            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) and do not look alike (Unicode TS #39 skeletons: ana and Cyrillic аna, ı and i, 1 and ١ clash) */
             players: string[];
             /** @description an integer, or a string: printable characters (no control, format or bidi characters such as NUL, ESC, a newline or U+202E, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             seed?: number | string;
@@ -1046,10 +1046,10 @@ export interface components {
         AllFoursSheet: {
             /** @enum {string} */
             beg: "stand" | "give_one" | "run_pack";
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             dealer: string;
             kicks: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
-            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) */
+            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) and do not look alike (Unicode TS #39 skeletons: ana and Cyrillic аna, ı and i, 1 and ١ clash) */
             players: string[];
             score_before?: {
                 [key: string]: number;
@@ -1062,11 +1062,11 @@ export interface components {
         AllFoursSheetTrick: {
             /** @description one card per player, so at most 4 (the most players) */
             cards: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             leader: string;
         };
         AllFoursStandAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1080,7 +1080,7 @@ export interface components {
             claims: {
                 [key: string]: unknown;
             }[];
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             dealer: string;
             dealt: {
                 [key: string]: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
@@ -1103,14 +1103,14 @@ export interface components {
             } | null;
             /** @enum {string} */
             mode: "digital" | "table";
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             next_dealer: string | null;
             options: {
                 [key: string]: unknown;
             };
             /** @enum {string} */
             phase: "deal" | "beg" | "answer" | "play" | "hand_over" | "game_over";
-            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) */
+            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) and do not look alike (Unicode TS #39 skeletons: ana and Cyrillic аna, ı and i, 1 and ١ clash) */
             players: string[];
             redeals: number;
             reneges: {
@@ -1133,10 +1133,10 @@ export interface components {
         };
         AllFoursTrick: {
             cards: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             leader: string;
             players?: string[];
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             winner?: string;
         };
         Audit: {
@@ -1182,9 +1182,9 @@ export interface components {
             state: components["schemas"]["CoupState"];
         };
         CoupAssassinateAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             target: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1195,7 +1195,7 @@ export interface components {
         CoupBlockAction: {
             /** @enum {string} */
             character: "duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess";
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1204,7 +1204,7 @@ export interface components {
             type: "block";
         };
         CoupChallengeAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1215,7 +1215,7 @@ export interface components {
         CoupChooseCardAction: {
             /** @enum {string} */
             card: "duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown";
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1224,7 +1224,7 @@ export interface components {
             type: "choose_card";
         };
         CoupCloseWindowAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1233,7 +1233,7 @@ export interface components {
             type: "close_window";
         };
         CoupConcedeAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1242,9 +1242,9 @@ export interface components {
             type: "concede";
         };
         CoupCoupAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             target: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1268,16 +1268,16 @@ export interface components {
             copies: number;
             known: number;
             place: string;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             reader: string;
             rule: string;
             turn: number;
         };
         CoupExamineAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             target: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1286,7 +1286,7 @@ export interface components {
             type: "examine";
         };
         CoupExamineDecideAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             swap: boolean;
             /**
@@ -1296,7 +1296,7 @@ export interface components {
             type: "examine_decide";
         };
         CoupExchangeAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1305,7 +1305,7 @@ export interface components {
             type: "exchange";
         };
         CoupForeignAidAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1314,7 +1314,7 @@ export interface components {
             type: "foreign_aid";
         };
         CoupIncomeAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1329,12 +1329,12 @@ export interface components {
             block: {
                 [key: string]: unknown;
             } | null;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
         };
         /** @description Coup: LegalActionsRequest */
         CoupLegalActionsRequest: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player?: string;
             state: components["schemas"]["CoupState"];
         };
@@ -1346,7 +1346,7 @@ export interface components {
         CoupLoseInfluenceAction: {
             /** @enum {string} */
             card: "duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess";
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1355,12 +1355,12 @@ export interface components {
             type: "lose_influence";
         };
         CoupLoss: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             rule: string;
         };
         CoupPassAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1371,7 +1371,7 @@ export interface components {
         CoupProveAction: {
             /** @enum {string} */
             card?: "duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess";
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1386,7 +1386,7 @@ export interface components {
         };
         CoupReturnCardsAction: {
             cards: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown")[];
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1431,7 +1431,7 @@ export interface components {
                  */
                 two_player_first_coin: boolean;
             };
-            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) */
+            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) and do not look alike (Unicode TS #39 skeletons: ana and Cyrillic аna, ı and i, 1 and ١ clash) */
             players: string[];
             /** @description an integer, or a string: printable characters (no control, format or bidi characters such as NUL, ESC, a newline or U+202E, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             seed?: number | string;
@@ -1446,7 +1446,7 @@ export interface components {
         CoupShowCardAction: {
             /** @enum {string} */
             card: "duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown";
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1478,7 +1478,7 @@ export interface components {
             piles: {
                 [key: string]: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown")[];
             };
-            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) */
+            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) and do not look alike (Unicode TS #39 skeletons: ana and Cyrillic аna, ı and i, 1 and ١ clash) */
             players: string[];
             revealed: {
                 [key: string]: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown")[];
@@ -1488,13 +1488,13 @@ export interface components {
             shuffles: number;
             treasury: number;
             turn: components["schemas"]["CoupTurn"];
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             winner: string | null;
         };
         CoupStealAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             target: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1503,7 +1503,7 @@ export interface components {
             type: "steal";
         };
         CoupTaxAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1518,12 +1518,12 @@ export interface components {
             block: {
                 [key: string]: unknown;
             } | null;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             challenger: string | null;
             drawn: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown")[];
             number: number;
             passed: string[];
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /** @enum {string|null} */
             shown: "duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown" | null;
@@ -1589,7 +1589,7 @@ export interface components {
             /** @enum {string} */
             card?: "3" | "4" | "5" | "6" | "7" | "8" | "-1" | "-2" | "-3" | "-4" | "M" | "H";
             pile?: number;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1601,7 +1601,7 @@ export interface components {
             /** @enum {string} */
             card?: "3" | "4" | "5" | "6" | "7" | "8" | "-1" | "-2" | "-3" | "-4" | "M" | "H";
             pile?: number;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /** @enum {string} */
             source: "draw_pile" | "discard";
@@ -1614,7 +1614,7 @@ export interface components {
         GnomingFlipAction: {
             /** @enum {string} */
             card?: "3" | "4" | "5" | "6" | "7" | "8" | "-1" | "-2" | "-3" | "-4" | "M" | "H";
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             position: number[];
             /**
@@ -1625,7 +1625,7 @@ export interface components {
         };
         /** @description Gnoming A Round: LegalActionsRequest */
         GnomingLegalActionsRequest: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player?: string;
             state: components["schemas"]["GnomingState"];
         };
@@ -1642,7 +1642,7 @@ export interface components {
         GnomingPlaceAction: {
             /** @enum {string} */
             card?: "3" | "4" | "5" | "6" | "7" | "8" | "-1" | "-2" | "-3" | "-4" | "M" | "H";
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             position: number[];
             /**
@@ -1727,7 +1727,7 @@ export interface components {
                  */
                 rounds: number;
             };
-            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) */
+            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) and do not look alike (Unicode TS #39 skeletons: ana and Cyrillic аna, ı and i, 1 and ١ clash) */
             players: string[];
             /** @description an integer, or a string: printable characters (no control, format or bidi characters such as NUL, ESC, a newline or U+202E, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             seed?: number | string;
@@ -1768,12 +1768,12 @@ export interface components {
             round: number;
             /** @description an integer, or a string: printable characters (no control, format or bidi characters such as NUL, ESC, a newline or U+202E, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             seed: number | string;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             starter: string;
             turn: {
                 [key: string]: unknown;
             };
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             went_out: string | null;
         };
         Health: {
@@ -1815,7 +1815,7 @@ export interface components {
             options?: {
                 [key: string]: unknown;
             };
-            /** @description seat names in seat/play order (the game's setup says how many); each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) */
+            /** @description seat names in seat/play order (the game's setup says how many); each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) and do not look alike (Unicode TS #39 skeletons: ana and Cyrillic аna, ı and i, 1 and ١ clash) */
             players: string[];
             /** @description the shuffle seed; default a fresh 256-bit one as 64 hex digits. Whoever supplies it can know every deal. */
             seed?: number | string;
@@ -1951,7 +1951,7 @@ export interface components {
             deal?: {
                 [key: string]: unknown;
             };
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             dealer?: string;
             /** @description All Fours, table mode: the first kick */
             kick?: string;
@@ -2031,7 +2031,7 @@ export interface components {
         SpyAnswerAction: {
             answer: string;
             card?: string;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2065,7 +2065,7 @@ export interface components {
             spy_gap: number;
         };
         SpyEndTurnAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2081,7 +2081,7 @@ export interface components {
         };
         /** @description Spy: LegalActionsRequest */
         SpyLegalActionsRequest: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player?: string;
             state: components["schemas"]["SpyState"];
         };
@@ -2091,7 +2091,7 @@ export interface components {
             to_move: string[];
         };
         SpyMoveAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             steps: number;
             /**
@@ -2101,9 +2101,9 @@ export interface components {
             type: "move";
         };
         SpyPending: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             attacker: string;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             defender: string;
             position: number;
         };
@@ -2143,7 +2143,7 @@ export interface components {
                  */
                 top_secret_2_eliminates: boolean;
             };
-            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) */
+            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) and do not look alike (Unicode TS #39 skeletons: ana and Cyrillic аna, ı and i, 1 and ١ clash) */
             players: string[];
             /** @description an integer, or a string: printable characters (no control, format or bidi characters such as NUL, ESC, a newline or U+202E, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             seed?: number | string;
@@ -2156,9 +2156,9 @@ export interface components {
             state: components["schemas"]["SpyState"];
         };
         SpySpyAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             target: string;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2190,17 +2190,17 @@ export interface components {
             /** @description an integer, or a string: printable characters (no control, format or bidi characters such as NUL, ESC, a newline or U+202E, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             seed: number | string | null;
             turn: components["schemas"]["SpyTurn"] | null;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             winner: string | null;
         };
         SpyTurn: {
             done: string[];
             pending: components["schemas"]["SpyPending"] | null;
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
         };
         SpyTurnRoundAction: {
-            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark; names in one game differ after case and compatibility folding (NFKC: Ana, ANA and ＡＮＡ clash) */
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             /**
              * @description discriminator enum property added by openapi-typescript
