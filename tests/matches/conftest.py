@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from referee.serving.app import create_app
-from referee.client import parse_sse
+from referee_client import parse_sse
 from referee.store.connect import redis_client
 from tests import topologies
 

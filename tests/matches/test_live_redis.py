@@ -1,4 +1,4 @@
-"""The live table on a real Redis, through ``referee.client``: one gunicorn (gevent worker
+"""The live table on a real Redis, through ``referee_client``: one gunicorn (gevent worker
 class, 2 workers) takes the moves, and streams and long-polls are read from it and from a
 second gunicorn (another "pod") on the same Redis, so every notice crosses processes through
 Redis pub/sub.  Rollback and rematch are driven through the client too."""
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from referee.client import RefereeClient
+from referee_client import RefereeClient
 from referee.games.base import REFEREE, event_visible
 from tests.gunicorn_server import gunicorn
 

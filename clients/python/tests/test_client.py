@@ -1,13 +1,28 @@
-"""End to end: ``referee.client.RefereeClient`` against a real server on a loopback port."""
+"""End to end: ``referee_client.RefereeClient`` against a real server on a loopback port
+(tests/conftest.py starts it): the stateless endpoints, errors, versions and retries."""
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
 import requests
 
-from referee.client import RefereeClient, RefereeError
-from tests.conftest import CASES_DIR
+from referee_client import RefereeClient, RefereeError
+
+SHEET = {  # a hand recorded from real play (the server's case allfours/real-hand-1)
+    "players": ["kiri", "tano", "lena", "omar"],
+    "sides": {"X": ["kiri", "lena"], "Y": ["tano", "omar"]},
+    "dealer": "kiri", "kicks": ["QD"], "beg": "give_one",
+    "tricks": [
+        {"leader": "tano", "cards": ["9S", "4C", "AS", "3H"]},
+        {"leader": "omar", "cards": ["JC", "10C", "QC", "AC"]},
+        {"leader": "lena", "cards": ["7C", "9C", "5H", "4D"]},
+        {"leader": "tano", "cards": ["JH", "7D", "6H", "10H"]},
+        {"leader": "lena", "cards": ["QH", "8D", "7H", "4H"]},
+        {"leader": "omar", "cards": ["JS", "2D", "8H", "JD"]},
+    ],
+}
 
 
 @pytest.fixture
@@ -15,12 +30,8 @@ def referee(base_url):
     return RefereeClient(base_url, timeout=10)
 
 
-def _case(name):
-    return json.loads((CASES_DIR / "allfours" / f"{name}.json").read_text())
-
-
 def test_scores_the_real_hand_trick_sheet(referee):
-    result = referee.score_trick_sheet(_case("real-hand-1")["sheet"])
+    result = referee.score_trick_sheet(SHEET)
     assert result["points"] == {"X": 4, "Y": 1}
     assert result["high"] == {"card": "JD", "player": "lena"}
     assert result["low"] == {"card": "2D", "player": "kiri"}
@@ -29,11 +40,19 @@ def test_scores_the_real_hand_trick_sheet(referee):
 
 def test_an_inconsistent_sheet_raises_with_the_problem_body(referee):
     with pytest.raises(RefereeError) as caught:
-        referee.score_trick_sheet(_case("invalid-duplicate-card")["sheet"])
+        referee.score_trick_sheet(_duplicate_queen())
     error = caught.value
     assert error.status == 422 and error.type == "inconsistent-sheet"
     assert error.problem["status"] == 422 and error.problem["errors"]
     assert all(e["rule"] == "AF-X1" for e in error.problem["errors"])
+    assert error.errors == error.problem["errors"] and error.violations == []
+
+
+def _duplicate_queen():
+    """The sheet with the queen of clubs played twice (tricks 2 and 3): AF-X1."""
+    sheet = copy.deepcopy(SHEET)
+    sheet["tricks"][2]["cards"][1] = "QC"
+    return sheet
 
 
 def test_unknown_game_is_a_404_problem(referee):
@@ -172,14 +191,16 @@ def test_a_503_is_retried_after_retry_after_and_errors_carry_the_problem(base_ur
     assert str(caught.value) == "503 Match store unavailable"
 
 
-def test_readme_and_client_agree_on_the_events_wait_default():
-    """README "Contract & client": ``events(id, token, after)`` answers at once (``wait=0``)
-    and long-polls only with ``wait=25`` passed explicitly (F6d)."""
-    import inspect
-    from pathlib import Path
-
-    assert inspect.signature(RefereeClient.events).parameters["wait"].default == 0
-    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
-    assert ("`events(id, token, after)` answers at once (`wait=0`, the default) and "
-            "`events(id, token, after, wait=25)` long-polls") in readme
-    assert "``wait=0`` (the default) means no wait" in RefereeClient.events.__doc__
+def test_answers_come_in_the_clients_language_with_the_same_codes(base_url):
+    english, burmese = RefereeClient(base_url), RefereeClient(base_url, language="my")
+    state = english.setup("all-fours", ["ana", "ben"], dealer="ben", seed=42)
+    found = []
+    for referee in (english, burmese):
+        with pytest.raises(RefereeError) as caught:
+            referee.apply("all-fours", state, {"type": "beg", "player": "ben"})
+        found.append(caught.value.violations)
+    assert [v["code"] for v in found[0]] == [v["code"] for v in found[1]]
+    burmese_script = [any("\u1000" <= ch <= "\u109f" for ch in v["message"]) for v in found[1]]
+    assert burmese_script == [True] * len(found[1])
+    assert not any("\u1000" <= ch <= "\u109f" for v in found[0] for ch in v["message"])
+    assert burmese.rules("all-fours")["language"] == "my"
