@@ -1882,6 +1882,8 @@ export interface components {
         OneRule: {
             /** @description further source tags of parts of the rule */
             also: string[];
+            /** @description where the rule goes beyond its Burmese seed document (a decision or the publisher's rule, not a translation), or null */
+            beyond_seed: string | null;
             game: string;
             /** @description rule ID, e.g. COUP-A2 */
             id: string;
@@ -1998,6 +2000,8 @@ export interface components {
         Rule: {
             /** @description further source tags of parts of the rule */
             also: string[];
+            /** @description where the rule goes beyond its Burmese seed document (a decision or the publisher's rule, not a translation), or null */
+            beyond_seed: string | null;
             /** @description rule ID, e.g. COUP-A2 */
             id: string;
             /** @description the setup options that switch this rule (GET /v1/games/{game}) */
