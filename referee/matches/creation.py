@@ -97,7 +97,7 @@ def create(svc: MatchService, body: dict[str, Any], key: str | None = None) -> A
                                                        if p in open_list],
                        "invites": invites, "host_token": host, "recovery_code": recovery,
                        "ttl": svc.ttl})
-        if key is None:
+        if key is None or svc.replay_seconds <= 0:
             return None
         return seal(f"create\n{key}", {"request": request, "body": answer}), svc.replay_seconds
 
