@@ -115,7 +115,9 @@ def _load_caller(match_id: str, required: bool):
     return svc, record, svc.caller(record, request.headers.get("Authorization"), required)
 
 
-_CREATE_KEY = [{"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"},
+_CREATE_KEY = [{"name": "Idempotency-Key", "in": "header",
+                "schema": {"type": "string", "minLength": 32, "maxLength": 255,
+                           "pattern": "^[!-~]+$"},
                 "description": "32-255 visible ASCII characters, random (a UUIDv4): a retry "
                 "within REFEREE_CREATE_REPLAY_SECONDS (600) gets the first 201 again, the same "
                 "match and tokens; whoever knows the key can, so keep it as secret as a token"}]
