@@ -158,8 +158,9 @@ def recover_host(svc: MatchService, record: dict[str, Any], text: str) -> dict[s
     code (or a match made before recovery codes existed)."""
     code = canonical(text, RECOVERY_SYMBOLS, "recovery_code")
     stored = record.get("recovery")
+    made_for = record.get("recovery_match", record["id"])  # a rematch keeps the first's code
     if stored is None or not hmac.compare_digest(
-            stored, code_hash(record["id"], "recovery", code)):
+            stored, code_hash(made_for, "recovery", code)):
         raise Forbidden("This is not the recovery code of this match.",
                         errors=[{"field": "recovery_code", "message": "not this match's"}])
 

@@ -108,8 +108,7 @@ class MatchService:
         self.invite_seconds = invite_seconds
         self.replay_seconds = replay_seconds
 
-    # --- creating and reading ------------------------------------------------------------
-    # Creation (open seats, invite and recovery codes, Idempotency-Key): referee.matches.creation
+    # --- creating (the request: referee.matches.creation) and reading ------------------------
     def deal(self, entry: GameEntry, setup: dict[str, Any], seed: int | str,
              seats: dict[str, str | None], host: str, match_id: str | None = None,
              keep: Callable[[dict[str, Any]], tuple[str, int] | None] | None = None,
@@ -164,7 +163,8 @@ class MatchService:
             return 200, self._rematch_body(started)
         setup, seed = load_setup(entry, rematch_setup(entry, record["setup"], body or {}))
         new = self.deal(entry, setup, seed, record["seats"], record["host"],
-                        rematch_of=record["id"], recovery=record.get("recovery"))
+                        rematch_of=record["id"], recovery=record.get("recovery"),
+                        recovery_match=record.get("recovery_match", record["id"]))
         try:
             self.commit(record, {"rematch": new["id"]},
                         [{"type": "rematch_started", "match": new["id"]}],

@@ -268,6 +268,8 @@ class AuditSchema(Schema):
                        "/v1/games/{game}/apply (actions a rollback undid are not here)"})
     history = List(fields.Dict(), required=True, metadata={
         "description": "every commit in order, each with its version: {action}, or "
-                       "{rollback: {step, ...approved_by, undone}} or {rematch}"})
+                       "{rollback: {step, ...approved_by, undone}} or {rematch}, or a seat "
+                       "change {seat: {step: invited|claimed|reissued, player}} or {host: "
+                       "{step: reissued}} (never a code or token)"})
     final_state = fields.Dict(required=True)
     version = _VERSION

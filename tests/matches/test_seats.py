@@ -238,6 +238,13 @@ def test_the_audit_keeps_seat_changes_and_no_secret(clients):
                    match.created["recovery_code"], match.created["host_token"]):
         assert secret not in text
     assert all("seat" not in a for a in audit["actions"])  # the replay list holds actions only
+    rematch = client.post(match.url + "/rematch", headers=host(match))
+    assert rematch.status_code == 201
+    again = f"/v1/matches/{rematch.get_json()['id']}"
+    assert client.get(again, headers=bearer(token)).get_json()["seat"] == "ben"  # seats kept
+    recovered = client.post(again + "/host/token",
+                            json={"recovery_code": match.created["recovery_code"]})
+    assert recovered.status_code == 200  # and the recovery code
 
 
 @pytest.mark.parametrize("seeds", [(42, 7)])
@@ -277,6 +284,22 @@ def test_a_re_issue_ends_the_old_token_s_open_stream(live_client, stream):
     assert [m["data"]["type"] for m in told if m["event"] == "event"] == ["seat_reissued"]
     ben.close()
     public.close()
+
+
+def test_a_re_issue_ends_the_old_token_s_long_poll_with_401(live_client):
+    match = Table.create(live_client, **{k: v for k, v in OPEN.items() if k != "open_seats"})
+    old = bearer(match.created["seats"]["ben"])
+    answers = []
+    waiting = threading.Thread(target=lambda: answers.append(
+        live_client.get(match.url + "/events?after=2&wait=20", headers=old)))
+    waiting.start()
+    while not match.client.application.extensions["referee.store"].feed._watches.get(
+            match.id):  # the long-poll waits on the match's feed
+        threading.Event().wait(0.01)
+    assert live_client.post(match.url + "/seats/ben/token",
+                            headers=host(match)).status_code == 200
+    waiting.join(timeout=10)
+    assert answers[0].status_code == 401  # not the seat_reissued event: it reads no more
 
 
 def test_seat_calls_spend_the_claim_budget_and_are_counted():
