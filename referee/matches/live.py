@@ -111,7 +111,7 @@ def ticket_token_hash(record: dict[str, Any], ticket: str, now: float | None = N
         caller = ticket_caller(record, ticket, now)
     except Refusal:
         return None
-    return record["host"] if caller.host else record["seats"][caller.seat]
+    return caller.credential
 
 
 def _role_caller(record: dict[str, Any], role: str) -> Caller | None:
