@@ -88,7 +88,7 @@ def memory(base: str, redis_url: str) -> dict[str, dict[str, float]]:
                                    headers={"Authorization": f"Bearer {token}",
                                             "If-Match": f'"{match["version"] + n}"'})
             answer.raise_for_status()
-        state_key, events_key, actions_key, _ = store.keys(match["id"])
+        state_key, events_key, actions_key, *_ = store.keys(match["id"])
         usage = {key: store.client.memory_usage(key, samples=0) or 0
                  for key in (state_key, events_key, actions_key)}
         out[game] = {"actions": half, "state": usage[state_key],

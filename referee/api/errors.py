@@ -50,6 +50,9 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "no-rollback": (409, "No such rollback pending"),
     "match-not-over": (409, "The match is not over"),
     "rematch-started": (409, "The rematch has already started"),
+    "invite-invalid": (403, "Not a live invite code"),
+    "invite-used": (409, "Invite code already used"),
+    "invite-expired": (410, "Invite code expired"),
     "precondition-required": (428, "Precondition required"),
     "request-timeout": (408, "Request timeout"),
     "payload-too-large": (413, "Request body too large"),
@@ -147,6 +150,7 @@ DEFAULT_FIELD = {"not-found": "path", "unknown-game": "game", "method-not-allowe
                  "idempotency-key-reused": "Idempotency-Key",
                  "rollback-pending": "path", "no-rollback": "proposal",
                  "match-not-over": "path", "rematch-started": "body",
+                 "invite-invalid": "code", "invite-used": "code", "invite-expired": "code",
                  "rate-limited": "client", "request-timeout": "body"}
 
 

@@ -16,7 +16,7 @@ from flask import Response, current_app, g, request
 from flask.views import MethodView
 from referee.api.parsing import Blueprint
 
-from referee.matches import disputes, live
+from referee.matches import creation, disputes, live
 from referee.api.errors import ProblemSchema
 from referee.matches.loading import document_order
 from referee.refusals import InvalidInput
@@ -66,8 +66,10 @@ def problems(*statuses: int):
 
 def service() -> MatchService:
     """The app's match service (its store and idle TTL)."""
-    return MatchService(current_app.extensions["referee.store"],
-                        current_app.config["MATCH_TTL_SECONDS"])
+    config = current_app.config
+    return MatchService(current_app.extensions["referee.store"], config["MATCH_TTL_SECONDS"],
+                        invite_seconds=config.get("INVITE_SECONDS", 3600),
+                        replay_seconds=config.get("CREATE_REPLAY_SECONDS", 600))
 
 
 def _etag(version: int) -> dict[str, str]:
@@ -113,27 +115,44 @@ def _load_caller(match_id: str, required: bool):
     return svc, record, svc.caller(record, request.headers.get("Authorization"), required)
 
 
+_CREATE_KEY = [{"name": "Idempotency-Key", "in": "header",
+                "schema": {"type": "string", "minLength": 32, "maxLength": 255,
+                           "pattern": "^[!-~]+$"},
+                "description": "32-255 visible ASCII characters, random (a UUIDv4): a retry "
+                "within REFEREE_CREATE_REPLAY_SECONDS (600) gets the first 201 again, the same "
+                "match and tokens; whoever knows the key can, so keep it as secret as a token"}]
+
+
 @blp.route("")
 class Matches(MethodView):
+    @blp.doc(parameters=_CREATE_KEY)
     @blp.arguments(MatchCreateSchema)
     @blp.response(201, MatchCreatedSchema, headers={
         **_ETAG_HEADER, "Location": {"schema": {"type": "string"},
-                                     "description": "/v1/matches/{id}"}})
+                                     "description": "/v1/matches/{id}"},
+        "Idempotent-Replayed": {"schema": {"type": "string"},
+                                "description": "true when this is the first answer replayed"}})
     @problems(404, 422)
     def post(self, body):
-        """Create a match: ``{"game", "players", "options"?, "mode"?, "seed"?, ...the game's
-        setup fields}`` → id, version 1, commitment, one seat token per player, host token.
+        """Create a match: ``{"game", "players", "options"?, "mode"?, "seed"?, "open_seats"?,
+        ...the game's setup fields}`` → id, version 1, commitment, a seat token per player
+        (``open_seats``: none for those, an invite code each instead), host token, recovery
+        code.
 
-        Tokens are shown only here (the service keeps their SHA-256).  Digital mode deals
-        from the seed (256 random bits unless given); table mode deals nothing.  Errors: 404
-        ``unknown-game``; 422 ``invalid-input``, ``invalid-setup`` (rule ID and field).
+        Secrets are shown only here (the service keeps their SHA-256).  Digital mode deals
+        from the seed (256 random bits unless given); table mode deals nothing.  With an
+        ``Idempotency-Key`` a retry gets this answer again (``Idempotent-Replayed: true``) for
+        ``REFEREE_CREATE_REPLAY_SECONDS`` (see :mod:`referee.matches.creation`).  Errors: 404
+        ``unknown-game``; 422 ``invalid-input``, ``invalid-setup`` (rule ID and field),
+        ``idempotency-key-reused``.
         """
         # marshmallow keeps INCLUDE'd fields in set (hash) order: put them back in the order
         # sent, so the game's setup schema lists their errors alike in every process
-        created = service().create({key: body[key]
-                                    for key in document_order(body, g.get("json_body"))})
-        return created, 201, {"Location": f"{blp.url_prefix}/{created['id']}",
-                              **_etag(created["version"])}
+        status, created, replayed = creation.create(
+            service(), {key: body[key] for key in document_order(body, g.get("json_body"))},
+            request.headers.get("Idempotency-Key"))
+        _, status, headers = _answer(status, created, replayed)
+        return created, status, {"Location": f"{blp.url_prefix}/{created['id']}", **headers}
 
 
 @blp.route("/<match_id>")
@@ -215,7 +234,7 @@ _STREAM_DOC = {
     "description": "text/event-stream: `event: event` (id: seq, data: the event), `event: "
                    "view` (data: version, to_move, over, rollback, view), `: heartbeat` "
                    "comments, and last `event: end` (data: version, reason over|gone|"
-                   "reconnect)",
+                   "revoked|reconnect; revoked: the token that opened it was re-issued)",
     "content": {"text/event-stream": {"schema": {
         "description": "one Server-Sent Event (its fields as the SSE format names them)",
         "type": "object", "properties": {

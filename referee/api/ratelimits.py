@@ -7,6 +7,11 @@ stateless calls, per client IP and per token; and the client's IP behind a trust
 | ``REFEREE_LIMIT_MATCH_PER_TOKEN`` | every other ``/v1/matches/…`` call | token (a stream ticket: the token that minted it) | ``240/minute`` |
 | ``REFEREE_LIMIT_MATCH_PER_IP`` | every other ``/v1/matches/…`` call | client IP | ``1200/minute`` |
 | ``REFEREE_LIMIT_STATELESS_PER_IP`` | ``/v1/games/…`` | client IP, per worker process | ``3000/minute`` |
+| ``REFEREE_LIMIT_CLAIM`` | ``POST …/claim``, ``…/seats/{player}/claim``, ``…/host/token`` (a code is the credential) | client IP | ``20/minute;200/hour`` |
+
+The claim budget is spent besides the match budgets: it is what makes guessing an invite code
+hopeless (60 bits: at 200 guesses an hour against the at most 8 live codes of a match, one
+address has about one chance in 7·10¹⁴ an hour; :mod:`referee.matches.codes`).
 
 A call without a token counts against its IP's token budget too (the key is then the IP); a
 read with a stream ticket against the budget of the token that minted it (one budget per seat
@@ -71,7 +76,8 @@ from referee.store.connect import limiter_storage
 log = logging.getLogger("referee.limits")
 
 DEFAULTS = {"LIMIT_CREATE": "20/minute;200/hour", "LIMIT_MATCH_PER_TOKEN": "240/minute",
-            "LIMIT_MATCH_PER_IP": "1200/minute", "LIMIT_STATELESS_PER_IP": "3000/minute"}
+            "LIMIT_MATCH_PER_IP": "1200/minute", "LIMIT_STATELESS_PER_IP": "3000/minute",
+            "LIMIT_CLAIM": "20/minute;200/hour"}
 """The budgets (``limits`` notation: ``count/period``, several joined by ``;``)."""
 
 CREATE_ENDPOINT = "matches.Matches"
@@ -279,6 +285,18 @@ def seconds_left(storage: Any, key: str, item: Any) -> int:
     return min(window, max(1, math.ceil(left)))
 
 
+def _claim_budget(claiming: SharedBudgets) -> tuple[str, Any, int] | None:
+    """Count a claim against ``claiming`` (the client address's claim budget); the spent
+    budget, else ``None``.  A limit storage that fails lets the claim through (logged), as
+    for the match budgets."""
+    try:
+        return claiming.hit()[0]
+    except Exception as exc:  # noqa: BLE001 - fail open, as swallow_errors does
+        log.warning("claim budget not counted (limit storage: %s); request let through",
+                    type(exc).__name__)
+        return None
+
+
 def breach_response(scope: str, item: Any, wait: int):
     """429 ``rate-limited``: the ``scope`` budget (``item``, a ``limits`` item) is spent for
     ``wait`` more seconds; ``Retry-After`` and ``RateLimit-*`` say so."""
@@ -326,9 +344,11 @@ def _confine(app: Flask, limiter: Limiter, test) -> None:
                 hooks[i] = _only_when(test, hook)
 
 
-def init_app(app: Flask, matches: Any, stateless: list) -> None:
+def init_app(app: Flask, matches: Any, stateless: list,
+             claims: frozenset[str] = frozenset()) -> None:
     """Install the budgets on ``app`` (``matches``: the match blueprint; ``stateless``: the
-    blueprints of the stateless endpoints, one shared budget) and, with
+    blueprints of the stateless endpoints, one shared budget; ``claims``: the endpoints that
+    also spend the claim budget) and, with
     ``TRUSTED_PROXY_HOPS``, ``ProxyFix``.  Call before other ``before_request`` hooks (the
     checks then come before the body is read)."""
     config = app.config
@@ -350,6 +370,8 @@ def init_app(app: Flask, matches: Any, stateless: list) -> None:
         ("match-token", config["LIMIT_MATCH_PER_TOKEN"], token_key),
         ("match-ip", config["LIMIT_MATCH_PER_IP"], ip_key)],
         store=app.extensions.get("referee.store") if same_redis else None)
+    claiming = SharedBudgets(limiter.storage, prefix,
+                             [("claim", config["LIMIT_CLAIM"], ip_key)])
     budget = LocalBudget(config["LIMIT_STATELESS_PER_IP"], "stateless")
     names = frozenset(blueprint.name for blueprint in stateless)
     store = app.extensions.get("referee.store")
@@ -377,6 +399,8 @@ def init_app(app: Flask, matches: Any, stateless: list) -> None:
                 return None
             if record is not None:
                 g.match_read = (match_id, record)  # the view uses it (referee.api.matches)
+            if spent is None and request.endpoint in claims:
+                spent = _claim_budget(claiming)
             if spent is not None:
                 return breach_response(*spent)
         return None
@@ -390,7 +414,7 @@ def init_app(app: Flask, matches: Any, stateless: list) -> None:
         return None
 
     app.extensions["referee.limits"] = {"matches": limiter, "playing": playing,
-                                        "stateless": budget}
+                                        "claiming": claiming, "stateless": budget}
     limiter_log = logging.getLogger("flask-limiter")
     limiter_log.setLevel(logging.WARNING)  # not a line per 429
     limiter_log.addFilter(quiet_swallowed)  # added once (the same function)

@@ -102,6 +102,8 @@ MATCH_SECURITY = {  # (path, method) -> True: a token is required; False: option
     ("/v1/matches/{match_id}/actions", "post"): True,
     ("/v1/matches/{match_id}/events", "get"): False,
     ("/v1/matches/{match_id}/legal-actions", "get"): True,
+    ("/v1/matches/{match_id}/seats/{player}/invite", "post"): True,
+    ("/v1/matches/{match_id}/seats/{player}/token", "post"): True,
 }
 """Which match operations take a token (the others, creation and the audit, take none)."""
 
@@ -382,6 +384,8 @@ MATCH_LINKS = {  # link name -> (operationId, with the host token, If-Match "1")
     "ActAsHost": ("postMatchesByMatchIdActions", True, True),
     "Audit": ("getMatchesByMatchIdAudit", False, False),
     "DeleteAsHost": ("deleteMatchesByMatchId", True, False),
+    "InviteAsHost": ("postMatchesByMatchIdSeatsByPlayerInvite", True, False),
+    "ReissueAsHost": ("postMatchesByMatchIdSeatsByPlayerToken", True, False),
 }
 """OpenAPI links from a created match to what can be done with it (stateful clients and
 schemathesis's state machine follow them)."""
@@ -397,7 +401,12 @@ def _link_match_creation(doc: dict) -> None:
             parameters["header.Authorization"] = "Bearer {$response.body#/host_token}"
         if version:
             parameters["header.If-Match"] = '"{$response.body#/version}"'
+        if "ByPlayer" in operation:
+            parameters["path.player"] = "$response.body#/players/0"
         links[name] = {"operationId": operation, "parameters": parameters}
+    links["RecoverHost"] = {"operationId": "postMatchesByMatchIdHostToken",
+                            "parameters": {"path.match_id": "$response.body#/id"},
+                            "requestBody": {"recovery_code": "$response.body#/recovery_code"}}
     doc["paths"]["/v1/matches"]["post"]["responses"]["201"]["links"] = links
 
 

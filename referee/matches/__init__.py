@@ -7,7 +7,10 @@ may see and do) and :mod:`.idempotency` (a retried request applied once) guard i
 engine and commits it to the store at the version it was chosen at, with its events
 (:mod:`.history`: one entry per commit); :mod:`.live` then pushes it to every stream and
 long-poll waiting on the match, each reader getting what it may see (:mod:`.reading`).
-:mod:`.disputes` takes moves back (rollbacks approved by the table).
+:mod:`.disputes` takes moves back (rollbacks approved by the table).  :mod:`.creation` makes
+new matches (open seats, idempotent creation), :mod:`.seating` lets seats join and rejoin
+(invite codes from :mod:`.codes`, claims, re-issued tokens, host recovery) and :mod:`.sealed`
+encrypts the kept answers that hold tokens.
 
 Layer 2.  May import: ``referee.games``, ``referee.store``, ``referee.i18n``,
 ``referee.rulebook``, ``referee.schemas``, ``referee.registry``, ``referee.ops``,

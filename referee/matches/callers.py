@@ -4,7 +4,11 @@ A secret token (``Authorization: Bearer``) decides it: one per seat and one for 
 generated with :func:`secrets.token_urlsafe` and stored only as SHA-256 hex.  A seat sees and
 acts as itself; the host sees the referee view (never the seed), acts for host-only actions (a
 ``player`` that is not a seat, such as Coup's ``"host"``) and, in table mode, for any player;
-no token gives the public view.
+no token gives the public view.  An **open** seat (stored as ``None``) has no token until it is
+claimed (:mod:`referee.matches.seating`); a re-issued token replaces the stored hash, so the
+old token stops identifying anyone at once, and a caller remembers the hash it was identified
+by (:attr:`Caller.credential`) so an open stream can tell when it has been replaced
+(:func:`still_holds`).
 """
 from __future__ import annotations
 
@@ -32,10 +36,12 @@ def token_hash(token: str) -> str:
 
 @dataclass(frozen=True)
 class Caller:
-    """Who sent the request: a seat (``seat`` is the player), the host, or the public."""
+    """Who sent the request: a seat (``seat`` is the player), the host, or the public;
+    ``credential``: the stored token hash that identified a seat or the host."""
 
     seat: str | None = None
     host: bool = False
+    credential: str | None = None
 
     @property
     def viewer(self) -> str | None:
@@ -62,13 +68,24 @@ def identify(record: dict[str, Any], authorization: str | None,
     if scheme.lower() != "bearer" or not token.strip():
         raise _unauthorized("Send the token as Authorization: Bearer <token>.")
     digest = token_hash(token.strip())
-    found = Caller(host=True) if hmac.compare_digest(record["host"], digest) else None
+    found = (Caller(host=True, credential=record["host"])
+             if hmac.compare_digest(record["host"], digest) else None)
     for seat, stored in record["seats"].items():
-        if hmac.compare_digest(stored, digest):
-            found = Caller(seat=seat)
+        if stored is not None and hmac.compare_digest(stored, digest):
+            found = Caller(seat=seat, credential=stored)
     if found is None:
         raise _unauthorized("This token belongs to no seat of this match.")
     return found
+
+
+def still_holds(record: dict[str, Any], caller: Caller) -> bool:
+    """Whether ``caller``'s token (or ticket) is still its seat's or the host's in ``record``:
+    ``False`` once the token was re-issued or the seat claimed anew; always ``True`` for the
+    public and for a caller made without a credential."""
+    if caller.credential is None:
+        return True
+    stored = record["host"] if caller.host else record["seats"].get(caller.seat)
+    return stored is not None and hmac.compare_digest(stored, caller.credential)
 
 
 def see(entry: GameEntry, state: dict[str, Any], caller: Caller) -> dict[str, Any]:

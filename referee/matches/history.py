@@ -8,6 +8,9 @@ Entries (JSON objects, in the store's history list, each with the ``version`` it
   ``to_version``, ``reason``, ``approved_by``, ``undone``: the versions whose actions it took
   back);
 - ``{"version", "rematch"}``: the finished match's rematch was started.
+- ``{"version", "seat": {"step", "player"}}`` / ``{"version", "host": {"step"}}``: a seat's
+  invite, claim or re-issued token, the host's recovery (:mod:`referee.matches.seating`); they
+  change no game state, so the line goes on through them unchanged.
 
 The *line* at a version is the list of ``(version, action)`` whose replay from the setup gives
 the game state at that version: actions add to it, an applied rollback to version *k* resets it

@@ -11,8 +11,10 @@ again.  Messages:
   reader's view after the events before it;
 - ``: heartbeat`` comment lines every ``heartbeat`` seconds while nothing happens;
 - ``event: end`` (last, then the stream closes): ``{"version", "reason"}``, ``reason``
-  ``"over"`` (the match ended), ``"gone"`` (deleted or expired) or ``"reconnect"`` (the
-  stream's time is up, or a read of the store failed: reconnect with ``Last-Event-ID``).
+  ``"over"`` (the match ended), ``"gone"`` (deleted or expired), ``"revoked"`` (the token or
+  ticket that opened it was re-issued: :mod:`referee.matches.seating`; nothing after the
+  re-issue is sent to it) or ``"reconnect"`` (the stream's time is up, or a read of the store
+  failed: reconnect with ``Last-Event-ID``).
 
 The store is read when a notice wakes the stream (a change, or the feed's resync after it
 subscribes again), never per heartbeat.  So a Redis whose connections close ends every stream
@@ -49,10 +51,10 @@ from typing import Any, Iterator
 from referee.i18n import DEFAULT
 from referee.i18n.negotiation import speaking
 from referee.matches.loading import game_entry
-from referee.matches.callers import Caller, see
+from referee.matches.callers import Caller, see, still_holds
 from referee.matches.service import rollback_view, stored
 from referee.matches.reading import for_reader
-from referee.refusals import NotFound, Refusal
+from referee.refusals import NotFound, Refusal, Unauthorized
 from referee.store import MatchNotFound, MatchStore, StoreUnavailable
 
 TICKET_SECONDS = 120
@@ -109,20 +111,23 @@ def ticket_token_hash(record: dict[str, Any], ticket: str, now: float | None = N
         caller = ticket_caller(record, ticket, now)
     except Refusal:
         return None
-    return record["host"] if caller.host else record["seats"][caller.seat]
+    return caller.credential
 
 
 def _role_caller(record: dict[str, Any], role: str) -> Caller | None:
+    """The caller of ticket role ``role`` with its seat's (or the host's) stored token hash,
+    or ``None`` for no such role or an open seat (no token: no ticket)."""
     if role == "h":
-        return Caller(host=True)
+        return Caller(host=True, credential=record["host"])
     if role[:1] == "s" and role[1:].isdigit() and int(role[1:]) < len(record["players"]):
-        return Caller(seat=record["players"][int(role[1:])])
+        seat = record["players"][int(role[1:])]
+        stored = record["seats"].get(seat)
+        return Caller(seat=seat, credential=stored) if stored is not None else None
     return None
 
 
 def _mac(record: dict[str, Any], role: str, expires: int) -> str:
-    caller = _role_caller(record, role)
-    key = record["host"] if caller.host else record["seats"][caller.seat]
+    key = _role_caller(record, role).credential
     message = f"stream-ticket\n{record['id']}\n{role}\n{expires}".encode()
     return hmac.new(key.encode(), message, hashlib.sha256).hexdigest()[:32]
 
@@ -168,6 +173,9 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
             except StoreUnavailable:
                 yield sse({"version": shown, "reason": "reconnect"}, "end")
                 return
+            if not still_holds(record, caller):
+                yield sse({"version": shown, "reason": "revoked"}, "end")
+                return
             with speaking(lang):
                 shown_events = for_reader(logged, caller.viewer)
             for ev in shown_events:
@@ -203,7 +211,8 @@ def long_poll(store: MatchStore, record: dict[str, Any], caller: Caller, after: 
               wait: float) -> dict[str, Any]:
     """``{"version", "events"}``: the events ``caller`` may see with ``seq`` > ``after``; when
     there are none yet and the match is not over, wait up to ``wait`` seconds for some.  404
-    ``not-found`` if the match goes away meanwhile."""
+    ``not-found`` if the match goes away meanwhile, 401 ``unauthorized`` if the caller's token
+    is re-issued meanwhile."""
     deadline = time.monotonic() + wait
     over = game_entry(record["game"]).engine.is_over
     with store.feed.watch(record["id"]) as watch:
@@ -215,6 +224,9 @@ def long_poll(store: MatchStore, record: dict[str, Any], caller: Caller, after: 
             except MatchNotFound:
                 raise NotFound(f"The match {record['id']!r} was deleted or "
                                    "expired.") from None
+            if not still_holds(record, caller):
+                raise Unauthorized("This token was re-issued while waiting: it no longer "
+                                   "reads this match.")
             events = for_reader(logged, caller.viewer)
             left = deadline - time.monotonic()
             if events or left <= 0 or over(record["state"]):

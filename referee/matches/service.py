@@ -20,7 +20,7 @@ import re
 import secrets
 from typing import Any, Callable
 
-from referee.matches.callers import Caller, authorize, identify, new_token, see, token_hash
+from referee.matches.callers import Caller, authorize, identify, see
 from referee.games.base import CheckedState
 from referee.matches.history import action_entry, effective_actions
 from referee.matches.idempotency import Once, once, replay
@@ -31,7 +31,8 @@ from referee.refusals import (Forbidden, InvalidInput, NotFound, PreconditionReq
 from referee.registry import GameEntry
 from referee.store import AlreadyRecorded, MatchNotFound, MatchStore, VersionConflict
 
-__all__ = ["Caller", "MatchService", "expected_version", "see", "rollback_view"]
+__all__ = ["Caller", "MatchService", "advance", "expected_version", "open_seats", "see",
+           "rollback_view"]
 
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What a match id looks like (``secrets.token_urlsafe(16)``); anything else is 404."""
@@ -100,47 +101,43 @@ class MatchService:
     failures, and :class:`~referee.store.StoreUnavailable` when the store is down.
     """
 
-    def __init__(self, store: MatchStore, ttl: int):
+    def __init__(self, store: MatchStore, ttl: int, invite_seconds: int = 3600,
+                 replay_seconds: int = 600):
         self.store = store
         self.ttl = ttl
+        self.invite_seconds = invite_seconds
+        self.replay_seconds = replay_seconds
 
-    # --- creating and reading ------------------------------------------------------------
-    def create(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Deal a new match from ``{"game", ...the game's setup body}`` (see
-        :class:`~referee.schemas.matches.MatchCreateSchema`) and return its id, version 1,
-        the commitment and every token.  422 ``invalid-input``/``invalid-setup``; 404
-        ``unknown-game``."""
-        body = dict(body)
-        entry = game_entry(body.pop("game"))
-        setup, seed = load_setup(entry, body)
-        seats = {player: new_token() for player in setup["players"]}
-        host = new_token()
-        record = self._deal(entry, setup, seed, {p: token_hash(t) for p, t in seats.items()},
-                            token_hash(host))
-        return {**_public(record), "seats": seats, "host_token": host, "ttl": self.ttl}
-
-    def _deal(self, entry: GameEntry, setup: dict[str, Any], seed: int | str,
-              seats: dict[str, str], host: str, **extra: Any) -> dict[str, Any]:
+    # --- creating (the request: referee.matches.creation) and reading ------------------------
+    def deal(self, entry: GameEntry, setup: dict[str, Any], seed: int | str,
+             seats: dict[str, str | None], host: str, match_id: str | None = None,
+             keep: Callable[[dict[str, Any]], tuple[str, int] | None] | None = None,
+             **extra: Any) -> dict[str, Any]:
         """Store a new match at version 1 dealt from ``setup`` and ``seed`` whose seat and host
-        token hashes are ``seats`` and ``host``, with the events of its first deal logged at
-        version 1, ``seq`` 1… (All Fours' kick points, AF-K1: :meth:`Engine.opening`); return
-        its record."""
-        match_id = secrets.token_urlsafe(16)
+        token hashes are ``seats`` (``None``: an open seat) and ``host``, with the events of its
+        first deal logged at version 1, ``seq`` 1… (All Fours' kick points, AF-K1:
+        :meth:`Engine.opening`); return its record.  ``match_id``: its id (default a fresh
+        random one); ``keep(record)``: the sealed creation answer to keep with it
+        (:meth:`MatchStore.create`); ``extra``: more fields of the record.  Raises
+        :class:`~referee.store.MatchExists` when ``match_id`` is taken."""
+        match_id = match_id or secrets.token_urlsafe(16)
         state, events = entry.engine.opening(setup, seed)
         record = {"id": match_id, "game": entry.engine.name, "mode": setup["mode"],
                   "version": 1, "players": list(setup["players"]), "setup": setup,
                   "seed": seed, "commitment": commitment(seed, match_id),
                   "state": state, "event_count": 0,
                   "seats": seats, "host": host, "rollback": None, "rematch": None, **extra}
-        _, numbered = _advance({**record, "version": 0}, {}, events)
+        _, numbered = advance({**record, "version": 0}, {}, events)
         record["event_count"] = len(numbered)
-        self.store.create(match_id, record, self.ttl, numbered)
+        self.store.create(match_id, record, self.ttl, numbered,
+                          keep(record) if keep is not None else None)
         return record
 
     def rematch(self, record: dict[str, Any], caller: Caller, body: dict[str, Any] | None = None
                 ) -> tuple[int, dict[str, Any]]:
         """Start the next match of a finished one: the same game, setup and seats (every seat
-        and host token stays valid), a fresh seed; the setup's facts of the old deal
+        and host token, and the recovery code, stays valid; a seat still open stays open, with
+        no invite: the host makes new ones), a fresh seed; the setup's facts of the old deal
         (``engine.dealt_fields``) are not copied: ``body`` may enter the new deal's, and
         ``dealer`` (:func:`rematch_setup`).  Returns ``(201, the new match)``, or ``(200, the
         same)`` when the rematch already exists (409 ``rematch-started`` if ``body`` enters
@@ -165,8 +162,9 @@ class MatchService:
                                        "already started"} for key in differs])
             return 200, self._rematch_body(started)
         setup, seed = load_setup(entry, rematch_setup(entry, record["setup"], body or {}))
-        new = self._deal(entry, setup, seed, record["seats"], record["host"],
-                         rematch_of=record["id"])
+        new = self.deal(entry, setup, seed, record["seats"], record["host"],
+                        rematch_of=record["id"], recovery=record.get("recovery"),
+                        recovery_match=record.get("recovery_match", record["id"]))
         try:
             self.commit(record, {"rematch": new["id"]},
                         [{"type": "rematch_started", "match": new["id"]}],
@@ -205,7 +203,8 @@ class MatchService:
         """The match as ``caller`` may see it (seat view, public view or referee view)."""
         entry = game_entry(record["game"])
         state = entry.engine.checked(record["state"])
-        return {**_public(record), "role": caller.role, "seat": caller.seat,
+        return {**_public(record), "open_seats": open_seats(record),
+                "role": caller.role, "seat": caller.seat,
                 "to_move": entry.engine.to_move(state), "over": entry.engine.is_over(state),
                 "rollback": rollback_view(record), "rematch": record.get("rematch"),
                 "view": see(entry, state, caller)}
@@ -313,7 +312,7 @@ class MatchService:
         False)``; with ``keyed`` the answer is stored under its key in the same atomic commit,
         and a request with the same key that committed first is replayed instead.  409
         ``version-conflict`` (against ``expected``, default the record's version), 404 gone."""
-        new, numbered = _advance(record, changes, events)
+        new, numbered = advance(record, changes, events)
         answer = respond(new, numbered)
         try:
             self.store.commit(record["id"], record["version"], new,
@@ -371,7 +370,7 @@ def rematch_setup(entry: GameEntry, setup: dict[str, Any], body: dict[str, Any]
     return {**{k: v for k, v in setup.items() if k not in dealt}, **body}
 
 
-def _advance(record: dict[str, Any], changes: dict[str, Any], events: list[dict[str, Any]]
+def advance(record: dict[str, Any], changes: dict[str, Any], events: list[dict[str, Any]]
              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The next version of ``record`` with ``changes``, and ``events`` numbered after the log
     (``seq`` from ``event_count + 1``, ``version`` the new one)."""
@@ -384,6 +383,11 @@ def _advance(record: dict[str, Any], changes: dict[str, Any], events: list[dict[
 
 def _without_version(entry: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in entry.items() if key != "version"}
+
+
+def open_seats(record: dict[str, Any]) -> list[str]:
+    """The seats nobody holds a token for yet, in seat order."""
+    return [player for player in record["players"] if record["seats"].get(player) is None]
 
 
 def rollback_view(record: dict[str, Any]) -> dict[str, Any] | None:

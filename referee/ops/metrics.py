@@ -8,6 +8,7 @@
 | ``referee_matches_created_total`` | counter | ``game`` |
 | ``referee_matches_active`` | gauge | — (live matches in the store, counted at scrape time) |
 | ``referee_store_errors_total`` | counter | ``operation`` (``load``, ``commit``…) |
+| ``referee_seat_changes_total`` | counter | ``change``: ``invited``, ``claimed``, ``claim_refused`` (a code that is wrong, used or expired: a rise is someone guessing), ``reissued``, ``host_reissued`` |
 
 Under gunicorn the samples of every worker are added up (:mod:`referee.ops.multiproc`).
 
@@ -46,6 +47,10 @@ MATCHES_CREATED = Counter("referee_matches_created_total", "Matches created", ["
 STORE_ERRORS = Counter("referee_store_errors_total",
                        "Match store calls that failed because the store was unavailable",
                        ["operation"])
+
+SEAT_CHANGES = Counter("referee_seat_changes_total",
+                       "Seat invites, claims (and refused claims), re-issued seat and host tokens",
+                       ["change"])
 
 _children: dict[tuple, tuple] = {}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import EXCLUDE, INCLUDE, Schema, fields, validate
 
 from referee.schemas.fastcheck import FastLoad
+from referee.schemas.seats import InviteCodeSchema
 from referee.schemas.fields import (AsciiInteger, List, MAX_PLAYERS, Mode, NAME_PATTERN,
                                     Options, PlayerName, SeatName, Seed, StrictBoolean,
                                     TEXT_RULES, valid_text)
@@ -36,6 +37,12 @@ class MatchCreateSchema(Schema):
                           "real cards, the service keeps the public record"})
     seed = Seed(metadata={"description": "the shuffle seed; default a fresh 256-bit one as 64 "
                           "hex digits. Whoever supplies it can know every deal."})
+    open_seats = List(PlayerName(), validate=validate.Length(0, MAX_PLAYERS), metadata={
+        "uniqueItems": True,
+        "description": "players whose seats start open: no token is minted for them; the "
+                       "answer's invites hold one code each, which a phone trades for the "
+                       "seat's token (POST /v1/matches/{id}/seats/{player}/claim). Default "
+                       "none: every seat's token is in the answer"})
 
 
 class MatchCreatedSchema(Schema):
@@ -51,10 +58,21 @@ class MatchCreatedSchema(Schema):
         "description": "SHA-256 hex of the UTF-8 bytes '<seed>:<match id>' (seed in decimal "
                        "when an integer); the audit reveals the seed once the match is over"})
     seats = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
-                        metadata={"description": "player → seat token (Bearer)"})
+                        metadata={"description": "player → seat token (Bearer), for every "
+                                  "seat that is not open"})
+    open_seats = List(fields.String(), required=True, metadata={
+        "description": "the seats created open (no token yet), in seat order"})
+    invites = fields.Dict(keys=fields.String(), values=fields.Nested(InviteCodeSchema),
+                          required=True, metadata={
+                              "description": "open seat → its invite code (single-use, "
+                                             "expiring)"})
     host_token = fields.String(required=True, metadata={
         "description": "sees the referee view; acts for host-only actions and, in table "
-                       "mode, for any player; deletes the match"})
+                       "mode, for any player; deletes the match; invites and re-issues seats"})
+    recovery_code = fields.String(required=True, metadata={
+        "description": "20 letters and digits (100 bits) that make a new host token (POST "
+                       "/v1/matches/{id}/host/token) if this one is lost; keep it apart from "
+                       "the host token. Valid as long as the match"})
     ttl = fields.Integer(required=True, metadata={"description": "idle seconds before the "
                                                   "match expires"})
 
@@ -70,6 +88,8 @@ class MatchViewSchema(Schema):
     role = fields.String(required=True, validate=validate.OneOf(["seat", "public", "host"]))
     seat = fields.String(allow_none=True, required=True)
     players = List(fields.String(), required=True)
+    open_seats = List(fields.String(), required=True, metadata={
+        "description": "seats nobody has claimed yet (no token acts for them)"})
     to_move = List(fields.String(), required=True)
     over = fields.Boolean(required=True)
     commitment = fields.String(required=True)
@@ -248,6 +268,8 @@ class AuditSchema(Schema):
                        "/v1/games/{game}/apply (actions a rollback undid are not here)"})
     history = List(fields.Dict(), required=True, metadata={
         "description": "every commit in order, each with its version: {action}, or "
-                       "{rollback: {step, ...approved_by, undone}} or {rematch}"})
+                       "{rollback: {step, ...approved_by, undone}} or {rematch}, or a seat "
+                       "change {seat: {step: invited|claimed|reissued, player}} or {host: "
+                       "{step: reissued}} (never a code or token)"})
     final_state = fields.Dict(required=True)
     version = _VERSION

@@ -8,7 +8,7 @@ from flask import Flask
 
 from referee import __version__
 from referee.api import (cross_origin, docs, errors, games, health, limits, matches, no_content,
-                         query_guard, ratelimits, rules, store_problems, table)
+                         query_guard, ratelimits, rules, seats, store_problems, table)
 from referee.api.json_codec import FastJSONProvider
 from referee.i18n import negotiation
 from referee.ops import hooks, logs, metrics
@@ -42,7 +42,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_error_handler(StoreUnavailable, store_problems.store_unavailable)
     app.register_error_handler(StoreFull, store_problems.store_full)
     cross_origin.init_app(app)
-    ratelimits.init_app(app, matches.blp, stateless)  # checks run before the body is read
+    ratelimits.init_app(app, matches.blp, stateless,  # checks run before the body is read
+                        claims=seats.CLAIM_ENDPOINTS)
     app.before_request(matches.authenticate)  # a token is checked before any body
     app.before_request(limits.guard_request)
     app.before_request(query_guard.guard_query)

@@ -10,6 +10,8 @@
 | ``REFEREE_LOG_FORMAT`` | json | ``json`` (one JSON object a line) or ``console`` |
 | ``REFEREE_STREAM_HEARTBEAT_SECONDS`` | 15 | a match stream's heartbeat while nothing happens |
 | ``REFEREE_STREAM_MAX_SECONDS`` | 3600 | a stream then ends (``reconnect``); the client resumes |
+| ``REFEREE_INVITE_SECONDS`` | 3600 | an invite code claims its seat for this long, in seconds |
+| ``REFEREE_CREATE_REPLAY_SECONDS`` | 600 | a match created (or a seat claimed) with an ``Idempotency-Key`` keeps its sealed answer this long for a retry |
 | ``REFEREE_SNAPSHOT_MEMO`` | 4096 | snapshots (digests) each worker remembers as already checked and passed, so the same snapshot sent again is not checked twice; 0 = off (:mod:`referee.matches.checked_memo`) |
 """
 from __future__ import annotations
@@ -30,6 +32,8 @@ def from_env(env: dict[str, str] | None = None) -> dict[str, Any]:
         "LOG_FORMAT": env.get("REFEREE_LOG_FORMAT", "json"),
         "STREAM_HEARTBEAT_SECONDS": float(env.get("REFEREE_STREAM_HEARTBEAT_SECONDS", 15)),
         "STREAM_MAX_SECONDS": float(env.get("REFEREE_STREAM_MAX_SECONDS", 3600)),
+        "INVITE_SECONDS": int(env.get("REFEREE_INVITE_SECONDS", 3600)),
+        "CREATE_REPLAY_SECONDS": int(env.get("REFEREE_CREATE_REPLAY_SECONDS", 600)),
         "API_TITLE": "referee",
         "API_VERSION": "1.0.0",
         "OPENAPI_VERSION": "3.1.0",

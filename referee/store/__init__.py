@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.store.base import (AlreadyRecorded, MatchNotFound, MatchStore, StoreError,
-                                StoreFull, StoreUnavailable, VersionConflict)
+from referee.store.base import (AlreadyRecorded, MatchExists, MatchNotFound, MatchStore,
+                                StoreError, StoreFull, StoreUnavailable, VersionConflict)
 from referee.store.memory import MemoryStore
 
-__all__ = ["AlreadyRecorded", "MatchNotFound", "MatchStore", "MemoryStore", "StoreError",
-           "StoreFull", "StoreUnavailable", "VersionConflict", "make_store"]
+__all__ = ["AlreadyRecorded", "MatchExists", "MatchNotFound", "MatchStore", "MemoryStore",
+           "StoreError", "StoreFull", "StoreUnavailable", "VersionConflict", "make_store"]
 
 
 def make_store(config: Mapping[str, Any]) -> MatchStore:

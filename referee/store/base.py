@@ -10,7 +10,9 @@ A match is kept as four things, all expiring together after an idle TTL:
   returns those after a given ``seq``;
 - the **history**: one entry per commit, in order (a game action, or a step of a rollback
   or a rematch: see :mod:`referee.matches.disputes`); the audit replays it;
-- the **idempotency records**: the first response to each ``Idempotency-Key``.
+- the **idempotency records**: the first response to each ``Idempotency-Key``;
+- the **creation answer**, when the match was created with an ``Idempotency-Key``: sealed
+  (:mod:`referee.matches.sealed`) and kept only for a few minutes, apart from the rest.
 
 Every update is one atomic compare-and-set (:meth:`MatchStore.commit`): either the record, the
 new events, the history entry and the idempotency record are all written and the TTL refreshed,
@@ -60,6 +62,11 @@ class VersionConflict(StoreError):
         self.current = current
 
 
+class MatchExists(StoreError):
+    """A match with this id exists already: nothing was written.  Random ids never collide
+    in practice; an id derived from an ``Idempotency-Key`` does when the key is retried."""
+
+
 class AlreadyRecorded(StoreError):
     """The idempotency key was recorded by another request first: nothing was written."""
 
@@ -83,11 +90,18 @@ class MatchStore(ABC):
 
     @abstractmethod
     def create(self, match_id: str, record: dict[str, Any], ttl: int,
-               events: list[dict[str, Any]] = ()) -> None:
+               events: list[dict[str, Any]] = (),
+               kept: tuple[str, int] | None = None) -> None:
         """Store a new match's record and its first ``events`` (the deal's, numbered from 1),
-        expiring after ``ttl`` seconds.  Raises
-        :class:`StoreFull` when the store is at its cap of live matches, :class:`StoreError`
-        if ``match_id`` is taken (ids are random: never in practice)."""
+        expiring after ``ttl`` seconds, and with ``kept`` = ``(text, seconds)`` its creation
+        answer (sealed), kept ``seconds`` only, in the same atomic step.  Raises
+        :class:`StoreFull` when the store is at its cap of live matches, :class:`MatchExists`
+        if ``match_id`` is taken (then nothing is written)."""
+
+    @abstractmethod
+    def kept(self, match_id: str) -> str | None:
+        """The creation answer kept with the match (:meth:`create`), or ``None`` once its
+        seconds are over (or the match was made without one, or is gone)."""
 
     @abstractmethod
     def load(self, match_id: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from referee.store.base import (AlreadyRecorded, MatchNotFound, MatchStore, StoreError,
+from referee.store.base import (AlreadyRecorded, MatchExists, MatchNotFound, MatchStore,
                                 StoreFull, VersionConflict)
 from referee.store.feed import Feed
 
@@ -28,6 +28,7 @@ class _Entry:
     actions: list[str] = field(default_factory=list)
     recorded: dict[str, str] = field(default_factory=dict)
     size: int = 0
+    kept: tuple[str, float] | None = None  # (sealed creation answer, when it goes)
 
 
 class MemoryStore(MatchStore):
@@ -73,7 +74,8 @@ class MemoryStore(MatchStore):
         return entry
 
     def create(self, match_id: str, record: dict[str, Any], ttl: int,
-               events: list[dict[str, Any]] = ()) -> None:
+               events: list[dict[str, Any]] = (),
+               kept: tuple[str, int] | None = None) -> None:
         """Store a new match (see :meth:`MatchStore.create`)."""
         with self._lock:
             try:
@@ -85,9 +87,20 @@ class MemoryStore(MatchStore):
                     raise StoreFull(f"{len(self._matches)} matches, {self._bytes} bytes")
                 entry = self._matches[match_id] = _Entry(json.dumps(record), self._clock() + ttl)
                 entry.events = [json.dumps(ev) for ev in events]
-                self._grow(entry, entry.record, *entry.events)
+                if kept is not None:
+                    entry.kept = (kept[0], self._clock() + kept[1])
+                self._grow(entry, entry.record, *entry.events, kept[0] if kept else "")
                 return
-        raise StoreError(f"match {match_id} exists")
+        raise MatchExists(f"match {match_id} exists")
+
+    def kept(self, match_id: str) -> str | None:
+        """The sealed creation answer while it is kept (see :meth:`MatchStore.kept`)."""
+        with self._lock:
+            try:
+                kept = self._live(match_id).kept
+            except MatchNotFound:
+                return None
+        return kept[0] if kept is not None and kept[1] > self._clock() else None
 
     def load(self, match_id: str) -> dict[str, Any]:
         """The match's record (see :meth:`MatchStore.load`)."""

@@ -9,6 +9,7 @@ so they sit in one Redis Cluster slot and one Lua script may touch them all:
 | ``<prefix>:match:{<id>}:events`` | list | one event per element (compressed), ``seq`` = position |
 | ``<prefix>:match:{<id>}:actions`` | list | the history: one JSON entry per commit |
 | ``<prefix>:match:{<id>}:idem`` | hash | scoped idempotency key → JSON response record |
+| ``<prefix>:match:{<id>}:kept`` | string | the sealed creation answer of a match created with an ``Idempotency-Key``, with a TTL of its own (minutes) |
 
 How each is written and read back: :mod:`referee.store.codec` (compact JSON; the record
 zlib-compressed, events deflated with a preset dictionary; older plain JSON still reads).
@@ -47,7 +48,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisClusterException
 from redis.retry import Retry
 
-from referee.store.base import (AlreadyRecorded, MatchNotFound, MatchStore, StoreError,
+from referee.store.base import (AlreadyRecorded, MatchExists, MatchNotFound, MatchStore,
                                 StoreFull, StoreUnavailable, VersionConflict)
 from referee.store import codec
 from referee.store.connect import redis_client, topology
@@ -80,15 +81,16 @@ CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'record', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
-if #ARGV > 3 then
+if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5]) end
+if #ARGV > 5 then
   redis.call('DEL', KEYS[2])
-  for i = 4, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+  for i = 6, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
   redis.call('EXPIRE', KEYS[2], ARGV[3])
 end
 return 1
 """
-"""KEYS: match, events.  ARGV: version, record JSON, ttl, event JSON… (the deal's).  Returns 0
-if the id is taken."""
+"""KEYS: match, events, kept.  ARGV: version, record JSON, ttl, the sealed creation answer ('' for
+none), its seconds, event JSON… (the deal's).  Returns 0 if the id is taken (nothing written)."""
 
 COMMIT = """
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -195,9 +197,10 @@ class RedisStore(MatchStore):
         return outcome
 
     def keys(self, match_id: str) -> list[str]:
-        """The match's keys: record, events, actions, idempotency records."""
+        """The match's keys: record, events, actions, idempotency records, kept creation
+        answer (a commit refreshes the TTL of the first four only)."""
         base = f"{self.prefix}:match:{{{match_id}}}"
-        return [base, f"{base}:events", f"{base}:actions", f"{base}:idem"]
+        return [base, f"{base}:events", f"{base}:actions", f"{base}:idem", f"{base}:kept"]
 
     @_guarded
     def ping(self) -> None:
@@ -212,7 +215,8 @@ class RedisStore(MatchStore):
 
     @_guarded
     def create(self, match_id: str, record: dict[str, Any], ttl: int,
-               events: list[dict[str, Any]] = ()) -> None:
+               events: list[dict[str, Any]] = (),
+               kept: tuple[str, int] | None = None) -> None:
         """Store a new match (see :meth:`MatchStore.create`); with ``max_matches``, two round
         trips more (count, then add to ``<prefix>:live``)."""
         now = time.time()
@@ -222,11 +226,13 @@ class RedisStore(MatchStore):
             pipe.zcard(self.live_key)
             if pipe.execute()[1] >= self.max_matches:
                 raise StoreFull(f"{self.max_matches} live matches")
-        created = self._create(keys=self.keys(match_id)[:2],
-                               args=[record["version"], codec.encode_record(record), ttl]
+        keys = self.keys(match_id)
+        created = self._create(keys=[keys[0], keys[1], keys[4]],
+                               args=[record["version"], codec.encode_record(record), ttl,
+                                     *(kept if kept is not None else ("", 0))]
                                + [codec.encode_event(ev) for ev in events])
         if not created:
-            raise StoreError(f"match {match_id} exists")
+            raise MatchExists(f"match {match_id} exists")
         if self.max_matches is not None:
             self.client.zadd(self.live_key, {match_id: now + ttl})
 
@@ -237,6 +243,11 @@ class RedisStore(MatchStore):
         if raw is None:
             raise MatchNotFound(match_id)
         return codec.decode(raw)
+
+    @_guarded
+    def kept(self, match_id: str) -> str | None:
+        """The sealed creation answer while its key lives (see :meth:`MatchStore.kept`)."""
+        return self.client.get(self.keys(match_id)[4])
 
     @_guarded
     def load_along(self, match_id: str, calls: list[tuple[Any, ...]]
@@ -262,7 +273,7 @@ class RedisStore(MatchStore):
         args = [expected_version, record["version"], codec.encode_record(record), ttl, key,
                 codec.compact(response), codec.compact(action), self.channel, match_id
                 ] + [codec.encode_event(ev) for ev in events]
-        outcome = self._commit(keys=self.keys(match_id), args=args)
+        outcome = self._commit(keys=self.keys(match_id)[:4], args=args)
         if outcome[0] == "missing":
             raise MatchNotFound(match_id)
         if outcome[0] == "recorded":

@@ -29,7 +29,7 @@ def pytest_collection_modifyitems(items):
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", {})
         if ({"redis_url", "private_redis"} & set(getattr(item, "fixturenames", ()))
-                or str(params.get("store", "")).startswith("redis-")):
+                or any(str(value).startswith("redis-") for value in params.values())):
             item.add_marker(pytest.mark.redis)
 
 
@@ -104,6 +104,21 @@ def redis_app(redis_url, redis_prefix):
     wait = 1 if redis_url.startswith("redis+sentinel") else 0
     return create_app({"TESTING": True, "REDIS_URL": redis_url, "REDIS_KEY_PREFIX": redis_prefix,
                        "REDIS_WAIT_REPLICAS": wait})
+
+
+@pytest.fixture(params=["memory", *(f"redis-{t}" for t in topologies.selected())])
+def clients(request):
+    """Two test clients of one match store: one app (memory), or two apps on one Redis (every
+    topology of REFEREE_TEST_TOPOLOGIES): what one writes the other reads."""
+    if request.param == "memory":
+        client = create_app({"TESTING": True, "REDIS_URL": None}).test_client()
+        yield client, client
+        return
+    url = request.getfixturevalue("redis_url_of")(request.param.removeprefix("redis-"))
+    with request.getfixturevalue("redis_key_prefix")(url) as prefix:
+        config = {"TESTING": True, "REDIS_URL": url, "REDIS_KEY_PREFIX": prefix,
+                  "REDIS_WAIT_REPLICAS": 1 if url.startswith("redis+sentinel") else 0}
+        yield create_app(config).test_client(), create_app(config).test_client()
 
 
 def bearer(token: str | None) -> dict[str, str]:

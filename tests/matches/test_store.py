@@ -143,14 +143,15 @@ def test_redis_keys_share_one_slot_and_every_update_refreshes_their_ttl(redis_ur
                                                                         redis_prefix):
     store = RedisStore(redis_url, prefix=redis_prefix)
     mid = "m8aaaaaaaaaaaaaaaa"
-    store.create(mid, record(1), 100)
+    store.create(mid, record(1), 100, kept=("sealed answer", 30))
     keys = store.keys(mid)
     assert keys[0] == f"{redis_prefix}:match:{{{mid}}}"
     assert {redis.crc.key_slot(k.encode()) for k in keys} == {redis.crc.key_slot(mid.encode())}
     assert 0 < store.client.ttl(keys[0]) <= 100
     store.commit(mid, 1, record(2), {"type": "stand"}, events(1, 1, 2), 5000, ("k", {"s": 1}))
-    for key in keys:
+    for key in keys[:4]:
         assert 4900 < store.client.ttl(key) <= 5000, key
+    assert 0 < store.client.ttl(keys[4]) <= 30  # a kept creation answer keeps its own window
 
 
 def test_redis_store_that_cannot_connect_raises_store_unavailable():

@@ -69,7 +69,7 @@ def test_plain_json_of_an_older_version_still_reads(redis_url, redis_prefix):
     store = RedisStore(redis_url, prefix=redis_prefix)
     old_record = {"version": 3, "state": {"turn": 3}}
     old_event = {"type": "played", "seq": 1, "version": 3}
-    key, events_key, _, _ = store.keys("m-old")
+    key, events_key, *_ = store.keys("m-old")
     store.client.hset(key, mapping={"version": 3, "record": json.dumps(old_record)})
     store.client.rpush(events_key, json.dumps(old_event))
     assert store.load("m-old") == old_record
