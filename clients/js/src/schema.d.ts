@@ -541,11 +541,16 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a match: `{"game", "players", "options"?, "mode"?, "seed"?, ...the game's
-         *     setup fields}` → id, version 1, commitment, one seat token per player, host token.
-         * @description Tokens are shown only here (the service keeps their SHA-256).  Digital mode deals
-         *     from the seed (256 random bits unless given); table mode deals nothing.  Errors: 404
-         *     `unknown-game`; 422 `invalid-input`, `invalid-setup` (rule ID and field).
+         * Create a match: `{"game", "players", "options"?, "mode"?, "seed"?, "open_seats"?,
+         *     ...the game's setup fields}` → id, version 1, commitment, a seat token per player
+         *     (`open_seats`: none for those, an invite code each instead), host token, recovery
+         *     code.
+         * @description Secrets are shown only here (the service keeps their SHA-256).  Digital mode deals
+         *     from the seed (256 random bits unless given); table mode deals nothing.  With an
+         *     `Idempotency-Key` a retry gets this answer again (`Idempotent-Replayed: true`) for
+         *     `REFEREE_CREATE_REPLAY_SECONDS` (see :mod:`referee.matches.creation`).  Errors: 404
+         *     `unknown-game`; 422 `invalid-input`, `invalid-setup` (rule ID and field),
+         *     `idempotency-key-reused`.
          */
         post: operations["postMatches"];
         delete?: never;
@@ -630,6 +635,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/{match_id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Like `POST …/seats/{player}/claim` for whichever seat the code invites to (`player`
+         *     in the answer): for a link that carries only the match and the code.
+         */
+        post: operations["postMatchesByMatchIdClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/{match_id}/events": {
         parameters: {
             query?: never;
@@ -649,6 +676,29 @@ export interface paths {
         get: operations["getMatchesByMatchIdEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/host/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new host token for the match's recovery code (from the creation answer; no token
+         *     needed): the old host token stops working, the recovery code stays valid.  403 another
+         *     code; 422 not a recovery code at all.
+         */
+        post: operations["postMatchesByMatchIdHostToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -755,6 +805,81 @@ export interface paths {
          *     `Idempotency-Key`: a retry gets the first answer again (`Idempotent-Replayed`).
          */
         post: operations["postMatchesByMatchIdRollbackVotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/seats/{player}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+                player: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade the seat's invite code for its token (no token needed: the code is the
+         *     credential).  The code works once: 403 `invite-invalid` (not a live code of this seat),
+         *     409 `invite-used`, 410 `invite-expired`; 422 not a code at all; 404 no such seat.  A
+         *     seat that had a token gets a new one (the old stops working).
+         */
+        post: operations["postMatchesByMatchIdSeatsByPlayerClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/seats/{player}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+                player: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new invite code for `player`'s seat (host token): 12 letters and digits, single-use,
+         *     valid `REFEREE_INVITE_SECONDS` (3600); the seat's unused older code stops working.  For
+         *     an open seat, or a taken one whose phone lost its token (claiming replaces that token).
+         *     403 not the host token; 404 no such seat.
+         */
+        post: operations["postMatchesByMatchIdSeatsByPlayerInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{match_id}/seats/{player}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+                player: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new token for `player`'s seat (host token): the old one stops working at once — its
+         *     next request is 401, its stream tickets fail, its open streams end (`reason`
+         *     `revoked`).  The event log says the seat was re-issued; the game state does not
+         *     change.  403 not the host token; 404 no such seat.
+         */
+        post: operations["postMatchesByMatchIdSeatsByPlayerToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1149,7 +1274,7 @@ export interface components {
                 [key: string]: unknown;
             };
             game: string;
-            /** @description every commit in order, each with its version: {action}, or {rollback: {step, ...approved_by, undone}} or {rematch} */
+            /** @description every commit in order, each with its version: {action}, or {rollback: {step, ...approved_by, undone}} or {rematch}, or a seat change {seat: {step: invited|claimed|reissued, player}} or {host: {step: reissued}} (never a code or token) */
             history: {
                 [key: string]: unknown;
             }[];
@@ -1162,6 +1287,10 @@ export interface components {
             };
             /** @description the match's version: 1 after creation, +1 per applied action */
             version: number;
+        };
+        Claim: {
+            /** @description the seat's invite code, as the host shared it */
+            code: string;
         };
         /** @description An action of Coup: one of income, foreign_aid, coup, tax, assassinate, steal, exchange, examine, challenge, pass, concede, close_window, block, prove, lose_influence, return_cards, show_card, examine_decide, choose_card, told apart by `type`. */
         CoupAction: components["schemas"]["CoupIncomeAction"] | components["schemas"]["CoupForeignAidAction"] | components["schemas"]["CoupCoupAction"] | components["schemas"]["CoupTaxAction"] | components["schemas"]["CoupAssassinateAction"] | components["schemas"]["CoupStealAction"] | components["schemas"]["CoupExchangeAction"] | components["schemas"]["CoupExamineAction"] | components["schemas"]["CoupChallengeAction"] | components["schemas"]["CoupPassAction"] | components["schemas"]["CoupConcedeAction"] | components["schemas"]["CoupCloseWindowAction"] | components["schemas"]["CoupBlockAction"] | components["schemas"]["CoupProveAction"] | components["schemas"]["CoupLoseInfluenceAction"] | components["schemas"]["CoupReturnCardsAction"] | components["schemas"]["CoupShowCardAction"] | components["schemas"]["CoupExamineDecideAction"] | components["schemas"]["CoupChooseCardAction"];
@@ -1780,6 +1909,33 @@ export interface components {
             /** @enum {string} */
             status: "ok";
         };
+        HostToken: {
+            host_token: string;
+            id: string;
+            ttl: number;
+            /** @description the match's version after this change (a seat change is a version of its own: the game state does not change) */
+            version: number;
+        };
+        Invite: {
+            /** @description 12 letters and digits in groups of four (K7M2-Q9XD-4HPA), 60 random bits; case, hyphens and spaces do not matter, O reads as 0, I and L as 1 */
+            code: string;
+            /** @description Unix time (seconds) after which the code no longer claims the seat */
+            expires_at: number;
+            /** @description seconds from this answer to expires_at (as of the first answer, when it is replayed) */
+            expires_in: number;
+            id: string;
+            player: string;
+            /** @description the match's version after this change (a seat change is a version of its own: the game state does not change) */
+            version: number;
+        };
+        InviteCode: {
+            /** @description 12 letters and digits in groups of four (K7M2-Q9XD-4HPA), 60 random bits; case, hyphens and spaces do not matter, O reads as 0, I and L as 1 */
+            code: string;
+            /** @description Unix time (seconds) after which the code no longer claims the seat */
+            expires_at: number;
+            /** @description seconds from this answer to expires_at (as of the first answer, when it is replayed) */
+            expires_in: number;
+        };
         MatchActed: {
             /** @description this action's events the caller may see, each with seq and version */
             events: {
@@ -1812,6 +1968,8 @@ export interface components {
              * @enum {string}
              */
             mode: "digital" | "table";
+            /** @description players whose seats start open: no token is minted for them; the answer's invites hold one code each, which a phone trades for the seat's token (POST /v1/matches/{id}/seats/{player}/claim). Default none: every seat's token is in the answer */
+            open_seats?: string[];
             options?: {
                 [key: string]: unknown;
             };
@@ -1826,12 +1984,20 @@ export interface components {
             /** @description SHA-256 hex of the UTF-8 bytes '<seed>:<match id>' (seed in decimal when an integer); the audit reveals the seed once the match is over */
             commitment: string;
             game: string;
-            /** @description sees the referee view; acts for host-only actions and, in table mode, for any player; deletes the match */
+            /** @description sees the referee view; acts for host-only actions and, in table mode, for any player; deletes the match; invites and re-issues seats */
             host_token: string;
             id: string;
+            /** @description open seat → its invite code (single-use, expiring) */
+            invites: {
+                [key: string]: components["schemas"]["InviteCode"];
+            };
             mode: string;
+            /** @description the seats created open (no token yet), in seat order */
+            open_seats: string[];
             players: string[];
-            /** @description player → seat token (Bearer) */
+            /** @description 20 letters and digits (100 bits) that make a new host token (POST /v1/matches/{id}/host/token) if this one is lost; keep it apart from the host token. Valid as long as the match */
+            recovery_code: string;
+            /** @description player → seat token (Bearer), for every seat that is not open */
             seats: {
                 [key: string]: string;
             };
@@ -1860,6 +2026,8 @@ export interface components {
             game: string;
             id: string;
             mode: string;
+            /** @description seats nobody has claimed yet (no token acts for them) */
+            open_seats: string[];
             over: boolean;
             players: string[];
             /** @description the id of this finished match's rematch, once started */
@@ -1932,6 +2100,10 @@ export interface components {
             message: string;
             /** @description rule ID, when a rule decides it */
             rule?: string;
+        };
+        Recovery: {
+            /** @description the match's recovery code */
+            recovery_code: string;
         };
         Rematch: {
             commitment: string;
@@ -2024,6 +2196,16 @@ export interface components {
             language: string;
             rules: components["schemas"]["Rule"][];
             title: string;
+        };
+        SeatToken: {
+            id: string;
+            player: string;
+            /** @description the seat token (Bearer) */
+            token: string;
+            /** @description idle seconds before the match expires */
+            ttl: number;
+            /** @description the match's version after this change (a seat change is a version of its own: the game state does not change) */
+            version: number;
         };
         /** @description An action of Spy: one of turn_round, move, spy, end_turn, answer, told apart by `type`. */
         SpyAction: components["schemas"]["SpyTurnRoundAction"] | components["schemas"]["SpyMoveAction"] | components["schemas"]["SpySpyAction"] | components["schemas"]["SpyEndTurnAction"] | components["schemas"]["SpyAnswerAction"];
@@ -3250,7 +3432,10 @@ export interface operations {
     postMatches: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 32-255 visible ASCII characters, random (a UUIDv4): a retry within REFEREE_CREATE_REPLAY_SECONDS (600) gets the first 201 again, the same match and tokens; whoever knows the key can, so keep it as secret as a token */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3265,6 +3450,8 @@ export interface operations {
                 headers: {
                     /** @description the version, "7" */
                     ETag?: string;
+                    /** @description true when this is the first answer replayed */
+                    "Idempotent-Replayed"?: string;
                     /** @description /v1/matches/{id} */
                     Location?: string;
                     [name: string]: unknown;
@@ -3579,6 +3766,107 @@ export interface operations {
             };
         };
     };
+    postMatchesByMatchIdClaim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 visible ASCII characters: a retry with the same code and key within REFEREE_CREATE_REPLAY_SECONDS (600) gets the same token again */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Claim"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description the version, "7" */
+                    ETag?: string;
+                    /** @description true when this is the first answer replayed */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatToken"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            /** @description problem+json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description problem+json */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description problem+json */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description problem+json store-unavailable: the match store does not answer or refuses writes (nothing was written), or match-limit-reached: a new match would pass REFEREE_MAX_LIVE_MATCHES; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getMatchesByMatchIdEvents: {
         parameters: {
             query?: {
@@ -3636,6 +3924,84 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description problem+json store-unavailable: the match store does not answer or refuses writes (nothing was written), or match-limit-reached: a new match would pass REFEREE_MAX_LIVE_MATCHES; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMatchesByMatchIdHostToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Recovery"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description the version, "7" */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostToken"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            /** @description problem+json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description problem+json */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
             /** @description problem+json store-unavailable: the match store does not answer or refuses writes (nothing was written), or match-limit-reached: a new match would pass REFEREE_MAX_LIVE_MATCHES; retry after Retry-After seconds */
             503: {
@@ -4079,6 +4445,236 @@ export interface operations {
             };
         };
     };
+    postMatchesByMatchIdSeatsByPlayerClaim: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 visible ASCII characters: a retry with the same code and key within REFEREE_CREATE_REPLAY_SECONDS (600) gets the same token again */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                match_id: string;
+                player: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Claim"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description the version, "7" */
+                    ETag?: string;
+                    /** @description true when this is the first answer replayed */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatToken"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            /** @description problem+json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description problem+json */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description problem+json */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description problem+json store-unavailable: the match store does not answer or refuses writes (nothing was written), or match-limit-reached: a new match would pass REFEREE_MAX_LIVE_MATCHES; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMatchesByMatchIdSeatsByPlayerInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+                player: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description the version, "7" */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"];
+                };
+            };
+            /** @description problem+json */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["InvalidInput"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description problem+json store-unavailable: the match store does not answer or refuses writes (nothing was written), or match-limit-reached: a new match would pass REFEREE_MAX_LIVE_MATCHES; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMatchesByMatchIdSeatsByPlayerToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+                player: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description the version, "7" */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatToken"];
+                };
+            };
+            /** @description problem+json */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["InvalidInput"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description problem+json store-unavailable: the match store does not answer or refuses writes (nothing was written), or match-limit-reached: a new match would pass REFEREE_MAX_LIVE_MATCHES; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getMatchesByMatchIdStream: {
         parameters: {
             query?: {
@@ -4098,7 +4694,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream: `event: event` (id: seq, data: the event), `event: view` (data: version, to_move, over, rollback, view), `: heartbeat` comments, and last `event: end` (data: version, reason over|gone|reconnect) */
+            /** @description text/event-stream: `event: event` (id: seq, data: the event), `event: view` (data: version, to_move, over, rollback, view), `: heartbeat` comments, and last `event: end` (data: version, reason over|gone|revoked|reconnect; revoked: the token that opened it was re-issued) */
             200: {
                 headers: {
                     [name: string]: unknown;
