@@ -235,11 +235,11 @@ class MatchService:
                 "to_move": engine.to_move(state)}
 
     def audit(self, record: dict[str, Any]) -> dict[str, Any]:
-        """Seed, setup body, the ``steps`` that made the final state (replay them: each
-        action applied, each rollback's reshuffle made, :mod:`referee.matches.history`), the
-        ``actions`` among them, the whole ``history`` (every commit: undone actions, rollbacks
-        and who approved them) and the final state of a finished match; 403 ``forbidden``
-        while it is being played (the seed tells every future deal)."""
+        """Seed, setup body, the ``steps`` that made the final state (replay them: actions
+        and rollbacks' reshuffles, :mod:`referee.matches.history`), the ``actions`` among them,
+        the whole ``history`` (every commit: undone actions, rollbacks and who approved them) and
+        the final state of a finished match; 403 ``forbidden`` while it is played (the seed
+        tells every future deal)."""
         if not game_entry(record["game"]).engine.is_over(record["state"]):
             raise Forbidden("The audit opens when the match is over: until then "
                           "the seed stays secret.")
@@ -249,8 +249,7 @@ class MatchService:
                 "setup": {**record["setup"], "seed": record["seed"]}, "seed": record["seed"],
                 "commitment": record["commitment"], "version": record["version"],
                 "steps": steps, "actions": [s["action"] for s in actions_of(steps)],
-                "history": history,
-                "final_state": record["state"]}
+                "history": history, "final_state": record["state"]}
 
     def delete(self, record: dict[str, Any], caller: Caller) -> None:
         """Delete the match (host token only: 403 ``forbidden`` for a seat)."""
