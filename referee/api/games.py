@@ -17,11 +17,13 @@ from referee.matches.loading import game_entry, load_action, load_setup, load_st
 from referee.registry import GAMES
 from referee.schemas.common import (ActionRequestSchema, ApplyResponseSchema, GameSchema,
                                     LegalActionsRequestSchema, LegalActionsResponseSchema,
+                                    ReshuffleRequestSchema, ReshuffleResponseSchema,
                                     SetupResponseSchema, ValidateResponseSchema)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="The registered games.  Each game's stateless endpoints (setup, "
-                "legal actions, validate, apply) are listed under the game's own tag.")
+                "legal actions, validate, apply, reshuffle) are listed under the game's own "
+                "tag.")
 
 
 @blp.url_value_preprocessor
@@ -156,3 +158,23 @@ def apply(body, game):
     return _written({"state": new_state, "events": events,
                      "score": entry.engine.score(new_state),
                      "over": entry.engine.is_over(new_state)})
+
+
+@blp.route("/<game>/reshuffle", methods=["POST"])
+@blp.arguments(ReshuffleRequestSchema)
+@blp.response(200, ReshuffleResponseSchema)
+@blp.alt_response(422, **_problems(_SNAPSHOT.replace(" or ", ", ") + ", or invalid-input "
+                                   "naming seed"))
+def reshuffle(body, game):
+    """A rollback's reshuffle, as a match's audit replays it (``{"version", "reshuffle"}``
+    steps): the snapshot with every face-down order nobody may know — Coup's court deck, All
+    Fours' stock, Gnoming's draw pile with the face-down layout cards — dealt afresh from
+    ``seed``, which also drives the game's later shuffles; every seat's cards, every count and
+    every public fact unchanged.  A table-mode snapshot (and Spy, which has no such order)
+    comes back as it was.
+
+    Errors: 422 ``invalid-input`` (types; a seed that is not a non-negative integer or a
+    string of 1–128 characters), 422 ``impossible-state``."""
+    entry = game_entry(game)
+    state = _snapshot(entry, body)
+    return _written({"state": entry.engine.reshuffle_hidden(state, body["seed"])})

@@ -9,9 +9,9 @@ flask-smorest documents every blueprint's routes as they are registered (apispec
 - **per-game bodies**: each game's setup ``options`` lists the game's options (type,
   default, bounds or choices, rule) from its engine's option table;
 - **per-game paths**: the generic stateless operations ``/v1/games/{game}/setup``,
-  ``legal-actions``, ``validate`` and ``apply`` are documented once per registered game at
-  its concrete path (``/v1/games/all-fours/apply``) with that game's setup, snapshot and
-  action schemas.  ``<Game>Action`` is a ``oneOf`` of the game's action schemas with a
+  ``legal-actions``, ``validate``, ``apply`` and ``reshuffle`` are documented once per
+  registered game at its concrete path (``/v1/games/all-fours/apply``) with that game's
+  setup, snapshot and action schemas.  ``<Game>Action`` is a ``oneOf`` of the game's action schemas with a
   ``discriminator`` on ``type`` (mapping every action type to its schema);
 - **errors**: every operation lists the statuses it can answer with, each as
   ``application/problem+json`` with the ``Problem`` schema (RFC 9457): what its decorators
@@ -47,7 +47,7 @@ from marshmallow import Schema
 from referee.api.errors import PROBLEM_MIMETYPE, PROBLEMS
 from referee.registry import GAMES
 
-GENERIC_OPERATIONS = ("setup", "legal-actions", "validate", "apply")
+GENERIC_OPERATIONS = ("setup", "legal-actions", "validate", "apply", "reshuffle")
 """The stateless operations every game has, documented per game."""
 
 GENERIC_PATH = "/v1/games/{game}/"
@@ -238,6 +238,8 @@ def _add_game_envelopes(schemas: dict, game: str) -> None:
     _derive(schemas, "ActionRequest", f"{prefix}ActionRequest", title, state=state,
             action=action)
     _derive(schemas, "ApplyResponse", f"{prefix}ApplyResponse", title, state=state)
+    _derive(schemas, "ReshuffleRequest", f"{prefix}ReshuffleRequest", title, state=state)
+    _derive(schemas, "ReshuffleResponse", f"{prefix}ReshuffleResponse", title, state=state)
 
 
 _OPTION_TYPES = {"int": {"type": "integer"}, "bool": {"type": "boolean"},
@@ -268,6 +270,7 @@ _GAME_BODIES = {  # operation -> (request component suffix, 200 response compone
     "legal-actions": ("LegalActionsRequest", "LegalActionsResponse"),
     "validate": ("ActionRequest", None),
     "apply": ("ActionRequest", "ApplyResponse"),
+    "reshuffle": ("ReshuffleRequest", "ReshuffleResponse"),
 }
 
 
@@ -415,7 +418,7 @@ def _tag_games(doc: dict) -> None:
     tags = {tag["name"]: tag for tag in doc.setdefault("tags", [])}
     for game, entry in GAMES.items():
         title = entry.engine.describe()["title"]
-        text = f"{title}: setup, legal actions, validate, apply (stateless)."
+        text = f"{title}: setup, legal actions, validate, apply, reshuffle (stateless)."
         if game in tags:
             tags[game]["description"] = f"{text} {tags[game].get('description', '')}".strip()
         else:

@@ -126,6 +126,8 @@ class Engine:
     ``is_over(state)``            ``_is_over``
     ``to_move(state)``            ``_to_move``
     ``view(state, viewer)``       ``_view``
+    ``reshuffle_hidden(state,     ``_working_copy``, ``_reshuffle_hidden`` (in place)
+    seed)``
     ============================  ==========================================================
 
     Attributes:
@@ -239,6 +241,23 @@ class Engine:
         never holds a card that seat may not see; the referee view is the whole state."""
         return self._view(self.checked(state), viewer)
 
+    def reshuffle_hidden(self, state: dict[str, Any], seed: int | str) -> CheckedState:
+        """A rollback's reshuffle (README "Disputes"): a new state in which every face-down
+        order that nobody may know — Coup's court deck, All Fours' stock, Gnoming's draw pile
+        with the face-down layout cards — is dealt afresh from ``seed``: its cards put in one
+        fixed order (sorted), then shuffled by ``seed``, so the new order depends on the cards
+        and ``seed`` alone, never on the order any seat saw before.  ``seed`` also drives every
+        later shuffle of the game (it becomes the state's seed).  A seat's own cards (a hand, a
+        base, a card drawn) stay where they are, and so does every count and every public
+        fact: no seat view and no public view changes.  Table mode returns the state
+        unchanged: the service never knows those orders (they are ``"unknown"``).  The input
+        is never changed.  Raises :class:`ImpossibleState` for an unchecked bad snapshot."""
+        state = self.checked(state)
+        work = CheckedState(self._working_copy(state))
+        if work["mode"] != "table":
+            self._reshuffle_hidden(work, seed)
+        return work
+
     def hidden_places(self, state: dict[str, Any], viewer: str | None
                       ) -> Iterator[tuple[Any, tuple]]:
         """The places of ``state`` that ``viewer`` may not see, as ``(pool, path)``: ``path``
@@ -280,6 +299,11 @@ class Engine:
 
     def _play(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
         raise NotImplementedError
+
+    def _reshuffle_hidden(self, state: dict[str, Any], seed: int | str) -> None:
+        """Reshuffle, in place, a digital-mode state's face-down orders nobody may know
+        (:meth:`reshuffle_hidden`); default: the game has none (Spy: every hidden card lies
+        in a base its holder sees, SPY-S2)."""
 
     def _score(self, state: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError

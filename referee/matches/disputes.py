@@ -14,8 +14,13 @@ may withdraw it (``DELETE …/rollback``).  While one is pending no action is ta
 Every step is a commit: the version goes up, an event is logged (``rollback_proposed``,
 ``rollback_vote``, ``rollback_applied``, ``rollback_rejected``, ``rollback_withdrawn``) and a
 history entry kept (:mod:`referee.matches.history`).  Applying restores the game state of
-``to_version`` by replaying the actions in force then (the deal comes from the seed again, so
-a digital match draws the same cards it drew before: whoever saw them knows them).  The events
+``to_version`` by replaying the actions in force then; in digital mode every face-down order
+nobody may know (Coup's court deck, All Fours' stock, Gnoming's draw pile and face-down layout
+cards) is then dealt afresh by ``Engine.reshuffle_hidden`` from a seed of its own,
+:func:`referee.matches.history.reshuffle_seed` of the match's seed and the version the rollback
+is applied at, so no seat knows an order it saw in the undone moves, and the audit still
+replays (the reshuffle is a step of the line).  Table mode has nothing to reshuffle: the
+service never knows those orders.  The events
 name the undone moves by version, type and player only, never their fields (an action may hold
 a card only its player knew); the audit shows them in full once the match is over.
 
@@ -28,7 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.matches.callers import Caller, see
-from referee.matches.history import Line, line_at, replay
+from referee.matches.history import Line, actions_of, line_at, replay, reshuffle_seed
 from referee.matches.idempotency import Once, once
 from referee.matches.loading import game_entry
 from referee.matches.service import MatchService, expected_version
@@ -77,18 +82,20 @@ def propose(svc: MatchService, record: dict[str, Any], caller: Caller, body: dic
     if not 1 <= target < record["version"]:
         raise _bad_target(f"to_version must be an earlier version, 1 to {record['version'] - 1}.")
     history = svc.store.actions(record["id"])
-    now, then = line_at(history), line_at(history, target)
-    undone = [(v, a) for v, a in now if (v, a) not in then]
+    line = line_at(history, target)
+    now, then = actions_of(line_at(history)), actions_of(line)
+    undone = [step for step in now if step not in then]
     if not undone and len(now) == len(then):
         raise _bad_target(f"Version {target} has the same game state as now: nothing to undo.")
-    crosses = _crosses_scoring(svc.store.events(record["id"]), {v for v, _ in undone})
+    crosses = _crosses_scoring(svc.store.events(record["id"]),
+                               {step["version"] for step in undone})
     approval = "all" if crosses else body.get("approval", "all")
     proposal = {"proposal": record["version"] + 1, "to_version": target,
                 "reason": body["reason"], "approval": approval, "crosses_scoring": crosses,
-                "undone": [_named(v, a) for v, a in undone], "approved_by": [],
+                "undone": [_named(step) for step in undone], "approved_by": [],
                 "rejected_by": []}
     if record["mode"] == "table" and not crosses:  # the host decides (no vote)
-        return _apply(svc, record, caller, {**proposal, "decided_by": "host"}, then, [],
+        return _apply(svc, record, caller, {**proposal, "decided_by": "host"}, line, [],
                       keyed)
     return _commit(svc, record, caller, "pending", keyed, {"rollback": proposal},
                    [{"type": "rollback_proposed", **_public(proposal)}],
@@ -168,13 +175,18 @@ def _decide(svc, record, caller, pending, keyed: Once | None) -> Answer:
 
 
 def _apply(svc, record, caller, proposal, line: Line, events, keyed: Once | None) -> Answer:
-    """Commit the rollback: the state of ``to_version`` again, logged with who approved."""
+    """Commit the rollback: the state of ``to_version`` again (``line``: the steps in force
+    then), its hidden orders dealt afresh in digital mode (the reshuffle step of the commit's
+    version, kept in the history entry), logged with who approved."""
     engine = game_entry(record["game"]).engine
-    state = replay(engine, record["setup"], record["seed"], line)
     step = {"step": "applied", "from_version": record["version"], **_public(proposal)}
+    event = {"type": "rollback_applied", **_public(step)}
+    if record["mode"] != "table":  # table mode: the service knows no hidden order
+        step["reshuffle"] = reshuffle_seed(record["seed"], record["version"] + 1)
+        line = line + [{"version": record["version"] + 1, "reshuffle": step["reshuffle"]}]
+    state = replay(engine, record["setup"], record["seed"], line)
     return _commit(svc, record, caller, "applied", keyed, {"state": state, "rollback": None},
-                   events + [{"type": "rollback_applied", **_public(step)}],
-                   {"rollback": step})
+                   events + [event], {"rollback": step})
 
 
 def _commit(svc, record, caller, status: str, keyed: Once | None, changes, events,
@@ -203,9 +215,11 @@ def _crosses_scoring(events: list[dict[str, Any]], undone_versions: set[int]) ->
                for ev in events)
 
 
-def _named(version: int, action: dict[str, Any]) -> dict[str, Any]:
-    """An undone action as events show it: version, type and player (no card)."""
-    return {"version": version, "type": action.get("type"), "player": action.get("player")}
+def _named(step: dict[str, Any]) -> dict[str, Any]:
+    """An undone action step as events show it: version, type and player (no card)."""
+    action = step["action"]
+    return {"version": step["version"], "type": action.get("type"),
+            "player": action.get("player")}
 
 
 def _public(proposal: dict[str, Any]) -> dict[str, Any]:

@@ -6,24 +6,31 @@ Entries (JSON objects, in the store's history list, each with the ``version`` it
 - ``{"version", "rollback": {"step", ...}}``: a step of a dispute (:mod:`referee.matches.disputes`):
   ``"proposed"``, ``"vote"``, ``"withdrawn"``, ``"rejected"`` or ``"applied"`` (with
   ``to_version``, ``reason``, ``approved_by``, ``undone``: the versions whose actions it took
-  back);
+  back, and in digital mode ``reshuffle``: the seed that dealt the hidden orders afresh,
+  :func:`reshuffle_seed`);
 - ``{"version", "rematch"}``: the finished match's rematch was started.
 - ``{"version", "seat": {"step", "player"}}`` / ``{"version", "host": {"step"}}``: a seat's
   invite, claim or re-issued token, the host's recovery (:mod:`referee.matches.seating`); they
   change no game state, so the line goes on through them unchanged.
 
-The *line* at a version is the list of ``(version, action)`` whose replay from the setup gives
-the game state at that version: actions add to it, an applied rollback to version *k* resets it
-to the line at *k*.  The audit's ``actions`` are the final line's actions, so the README's replay
-gives the final state; its ``history`` holds every entry.
+The *line* at a version is the list of *steps* whose replay from the setup gives the game state
+at that version: ``{"version", "action"}`` (apply the action) or ``{"version", "reshuffle":
+seed}`` (``Engine.reshuffle_hidden`` with that seed).  Actions add to it; an applied rollback to
+version *k* resets it to the line at *k*, followed by its reshuffle step when it has one.  The
+audit's ``steps`` are the final line, so the README's replay gives the final state; its
+``actions`` are the final line's actions and its ``history`` holds every entry.
 """
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Iterable
 
 from referee.games.base import Engine
 
-Line = list[tuple[int, dict[str, Any]]]
+Step = dict[str, Any]
+"""``{"version", "action"}`` or ``{"version", "reshuffle"}``."""
+
+Line = list[Step]
 
 
 def action_entry(version: int, action: dict[str, Any]) -> dict[str, Any]:
@@ -31,31 +38,45 @@ def action_entry(version: int, action: dict[str, Any]) -> dict[str, Any]:
     return {"version": version, "action": action}
 
 
+def reshuffle_seed(seed: int | str, version: int) -> str:
+    """The seed of the reshuffle made by the rollback applied at ``version`` of a match dealt
+    from ``seed``: SHA-256 hex (64 digits) of the UTF-8 bytes ``f"{seed}:rollback:{version}"``
+    (an integer seed in decimal, as in the commitment).  Two rollbacks never share one (each
+    is applied at its own version), and anyone with the audit can recompute it."""
+    return hashlib.sha256(f"{seed}:rollback:{version}".encode()).hexdigest()
+
+
 def line_at(history: Iterable[dict[str, Any]], version: int | None = None) -> Line:
-    """The ``(version, action)`` pairs in force at ``version`` (``None``: the latest)."""
+    """The steps in force at ``version`` (``None``: the latest), in order."""
     lines: dict[int, Line] = {1: []}
     line: Line = []
     for entry in history:
         if version is not None and entry["version"] > version:
             break
         if "action" in entry:
-            line = line + [(entry["version"], entry["action"])]
+            line = line + [{"version": entry["version"], "action": entry["action"]}]
         elif entry.get("rollback", {}).get("step") == "applied":
-            line = lines[entry["rollback"]["to_version"]]
+            applied = entry["rollback"]
+            line = lines[applied["to_version"]]
+            if applied.get("reshuffle") is not None:
+                line = line + [{"version": entry["version"], "reshuffle": applied["reshuffle"]}]
         lines[entry["version"]] = line
     return line
 
 
-def effective_actions(history: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The actions whose replay from the setup gives the latest state, in order."""
-    return [action for _, action in line_at(history)]
+def actions_of(line: Line) -> Line:
+    """The action steps of ``line`` (its reshuffles left out)."""
+    return [step for step in line if "action" in step]
 
 
 def replay(engine: Engine, setup: dict[str, Any], seed: int | str, line: Line
            ) -> dict[str, Any]:
-    """The state reached by applying ``line``'s actions to a game dealt from ``setup`` and
-    ``seed`` (the engine checks each action again)."""
+    """The state reached by taking ``line``'s steps in a game dealt from ``setup`` and
+    ``seed``: each action applied (the engine checks it again), each reshuffle made."""
     state = engine.setup(setup, seed)
-    for _, action in line:
-        state, _ = engine.apply(state, action)
+    for step in line:
+        if "reshuffle" in step:
+            state = engine.reshuffle_hidden(state, step["reshuffle"])
+        else:
+            state, _ = engine.apply(state, step["action"])
     return state

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from referee.matches.callers import Caller, authorize, identify, see
 from referee.games.base import CheckedState
-from referee.matches.history import action_entry, effective_actions
+from referee.matches.history import action_entry, actions_of, line_at
 from referee.matches.idempotency import Once, once, replay
 from referee.matches.loading import game_entry, load_action, load_setup
 from referee.matches.reading import for_reader
@@ -235,19 +235,21 @@ class MatchService:
                 "to_move": engine.to_move(state)}
 
     def audit(self, record: dict[str, Any]) -> dict[str, Any]:
-        """Seed, setup body, the actions that made the final state (replay them), the whole
-        ``history`` (every commit: undone actions, rollbacks and who approved them) and the
-        final state of a finished match; 403 ``forbidden`` while it is being played (the seed
+        """Seed, setup body, the ``steps`` that made the final state (replay them: actions
+        and rollbacks' reshuffles, :mod:`referee.matches.history`), the ``actions`` among them,
+        the whole ``history`` (every commit: undone actions, rollbacks and who approved them) and
+        the final state of a finished match; 403 ``forbidden`` while it is played (the seed
         tells every future deal)."""
         if not game_entry(record["game"]).engine.is_over(record["state"]):
             raise Forbidden("The audit opens when the match is over: until then "
                           "the seed stays secret.")
         history = self._or_gone(record["id"], self.store.actions)
+        steps = line_at(history)
         return {"id": record["id"], "game": record["game"],
                 "setup": {**record["setup"], "seed": record["seed"]}, "seed": record["seed"],
                 "commitment": record["commitment"], "version": record["version"],
-                "actions": effective_actions(history), "history": history,
-                "final_state": record["state"]}
+                "steps": steps, "actions": [s["action"] for s in actions_of(steps)],
+                "history": history, "final_state": record["state"]}
 
     def delete(self, record: dict[str, Any], caller: Caller) -> None:
         """Delete the match (host token only: 403 ``forbidden`` for a seat)."""

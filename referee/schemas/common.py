@@ -4,7 +4,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.schemas.fastcheck import FastLoad
-from referee.schemas.fields import List, PlayerName
+from referee.schemas.fields import List, PlayerName, Seed
 
 
 class StateRequestSchema(FastLoad, Schema):
@@ -25,6 +25,13 @@ class ActionRequestSchema(StateRequestSchema):
     """``{"state", "action"}``: the action is checked by the game's action schemas."""
 
     action = fields.Dict(required=True, metadata={"description": "an action: type, player, …"})
+
+
+class ReshuffleRequestSchema(StateRequestSchema):
+    """``{"state", "seed"}``: a rollback's reshuffle, as a match audit's ``steps`` name it."""
+
+    seed = Seed(required=True, metadata={"description": "the reshuffle seed: a step's "
+                                         "reshuffle in a match audit"})
 
 
 class ViolationSchema(Schema):
@@ -73,6 +80,12 @@ class ApplyResponseSchema(Schema):
     events = List(fields.Dict(), required=True)
     score = fields.Dict(required=True)
     over = fields.Boolean(required=True)
+
+
+class ReshuffleResponseSchema(Schema):
+    """The snapshot with its hidden orders dealt afresh."""
+
+    state = fields.Dict(required=True)
 
 
 class GameSchema(Schema):

@@ -263,9 +263,15 @@ class AuditSchema(Schema):
                                                  "included: POST it to /v1/games/{game}/setup"})
     seed = Seed(required=True)
     commitment = fields.String(required=True)
+    steps = List(fields.Dict(), required=True, metadata={
+        "description": "what made the final state from the setup, in order: {version, "
+                       "action} (POST it to /v1/games/{game}/apply) or {version, reshuffle} "
+                       "(a rollback dealt the hidden orders afresh: POST the state and "
+                       "reshuffle as seed to /v1/games/{game}/reshuffle; reshuffle is "
+                       "sha256(\"<seed>:rollback:<version>\") in hex)"})
     actions = List(fields.Dict(), required=True, metadata={
-        "description": "the actions that made the final state, in order: POST each to "
-                       "/v1/games/{game}/apply (actions a rollback undid are not here)"})
+        "description": "the actions among steps, in order (actions a rollback undid are not "
+                       "here)"})
     history = List(fields.Dict(), required=True, metadata={
         "description": "every commit in order, each with its version: {action}, or "
                        "{rollback: {step, ...approved_by, undone}} or {rematch}, or a seat "

@@ -54,7 +54,7 @@ def test_each_game_has_concrete_paths_with_its_own_schemas(game):
     doc = committed_openapi()
     prefix = "".join(w.title() for w in game.split("-"))
     assert doc["components"]["schemas"]
-    for op in ("setup", "legal-actions", "validate", "apply"):
+    for op in ("setup", "legal-actions", "validate", "apply", "reshuffle"):
         post = doc["paths"][f"/v1/games/{game}/{op}"]["post"]
         assert post["tags"] == [game] and "parameters" not in post
     apply_body = doc["paths"][f"/v1/games/{game}/apply"]["post"]["requestBody"]

@@ -2,10 +2,12 @@
 in-process store: proposals, approval, the logged undo, and the audit that replays it."""
 from __future__ import annotations
 
+import hashlib
 import random
 
 import pytest
 
+from referee.registry import GAMES
 from tests.matches.conftest import bearer
 
 FOUR = ["ana", "ben", "cy", "dee"]
@@ -23,6 +25,17 @@ def vote(game, who, proposal, approve=True):
     return game.client.post(game.url + "/rollback/votes",
                             json={"proposal": proposal, "approve": approve},
                             headers=bearer(game.token(who)))
+
+
+def reshuffled(view: dict, seed, version: int) -> dict:
+    """The host's view of an All Fours match after a digital rollback applied at ``version``
+    to the state whose host view is ``view`` (a match dealt from ``seed``): its stock dealt
+    afresh from the seed README "Disputes" gives, SHA-256 hex of
+    ``"<seed>:rollback:<version>"`` (the host view never shows the seed)."""
+    derived = hashlib.sha256(f"{seed}:rollback:{version}".encode()).hexdigest()
+    state = GAMES["all-fours"].engine.reshuffle_hidden({**view, "seed": seed}, derived)
+    assert state["seed"] == derived
+    return {**view, "stock": state["stock"]}
 
 
 def played(client, table, setup, moves, seed=1):
@@ -63,7 +76,11 @@ def test_digital_every_seat_approves_then_the_state_of_the_version_returns(clien
     assert [ev["type"] for ev in applied["events"]] == ["rollback_vote", "rollback_applied"]
     done = applied["events"][1]
     assert done["approved_by"] == FOUR and done["from_version"] == 11 and done["to_version"] == 3
-    assert game.read("host")["view"] == views[3]
+    # Version 3 again, its stock dealt afresh (the rollback is applied at version 12): every
+    # seat sees what it saw at version 3.
+    after = game.read("host")["view"]
+    assert after == reshuffled(views[3], 42, 12) != views[3]
+    assert sorted(after["stock"]) == sorted(views[3]["stock"])
     assert game.read("host")["rollback"] is None
     assert game.act(who, action, version=11).status_code == 409  # versions only go up
 
@@ -75,7 +92,7 @@ def test_digital_majority_applies_with_three_of_four(client, table):
     assert vote(game, "ben", pending["proposal"], approve=False).get_json()["status"] == "pending"
     assert vote(game, "cy", pending["proposal"]).get_json()["status"] == "pending"
     assert vote(game, "dee", pending["proposal"]).get_json()["status"] == "applied"
-    assert game.read("host")["view"] == views[2]
+    assert game.read("host")["view"] == reshuffled(views[2], 42, 9)
 
 
 def test_one_rejection_rejects_an_all_proposal_and_play_goes_on(client, table):
@@ -224,9 +241,19 @@ def test_the_audit_keeps_undone_moves_and_approvers_and_replays_to_the_final_sta
               and "action" in e]
     assert len(undone) == 3 and [u["version"] for u in applied["undone"]] == [3, 4, 5]
     assert [e["version"] for e in audit["history"]] == list(range(2, audit["version"] + 1))
+    # The rollback, applied at version 8, dealt the stock afresh: a step of the replay.
+    derived = hashlib.sha256(b"42:rollback:8").hexdigest()
+    assert applied["reshuffle"] == derived
+    assert audit["steps"][:2] == [{"version": 2, "action": audit["actions"][0]},
+                                  {"version": 8, "reshuffle": derived}]
     state = client.post("/v1/games/all-fours/setup", json=audit["setup"]).get_json()["state"]
-    for action in audit["actions"]:
-        state = client.post("/v1/games/all-fours/apply",
-                            json={"state": state, "action": action}).get_json()["state"]
+    for step in audit["steps"]:
+        if "reshuffle" in step:
+            state = client.post("/v1/games/all-fours/reshuffle", json={
+                "state": state, "seed": step["reshuffle"]}).get_json()["state"]
+        else:
+            state = client.post("/v1/games/all-fours/apply", json={
+                "state": state, "action": step["action"]}).get_json()["state"]
     assert state == audit["final_state"]
     assert len(audit["actions"]) == len(audit["history"]) - 3 - 3  # 3 undone, 3 steps
+    assert [s["action"] for s in audit["steps"] if "action" in s] == audit["actions"]

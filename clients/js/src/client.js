@@ -86,6 +86,11 @@ export class RefereeClient {
     return this.call("POST", path("/v1/games/", game, "/apply"), { json: { state, action } });
   }
 
+  /** {state}: `state` with its hidden orders dealt afresh from `seed` (an audit's reshuffle step). */
+  reshuffle(game, state, seed) {
+    return this.call("POST", path("/v1/games/", game, "/reshuffle"), { json: { state, seed } });
+  }
+
   /** Score an All Fours hand from its trick sheet (422 inconsistent-sheet). */
   scoreTrickSheet(sheet, options) {
     return this.call("POST", "/v1/games/all-fours/score", { json: withOptions({ sheet }, options) });

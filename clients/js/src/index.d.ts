@@ -113,6 +113,7 @@ export class RefereeClient {
   legalActions<G extends GameName>(game: G, state: Games[G]["state"], options?: { player?: string; form?: "grouped" }): Promise<Games[G]["legal"]>;
   validate<G extends GameName>(game: G, state: Games[G]["state"], action: Games[G]["action"]): Promise<Schemas["ValidateResponse"]>;
   apply<G extends GameName>(game: G, state: Games[G]["state"], action: Games[G]["action"]): Promise<Games[G]["applied"]>;
+  reshuffle<G extends GameName>(game: G, state: Games[G]["state"], seed: number | string): Promise<{ state: Games[G]["state"] }>;
   scoreTrickSheet(sheet: Schemas["AllFoursSheet"], options?: Json): Promise<Schemas["AllFoursScoreResponse"]>;
   scoreGnomingRound(round: Schemas["GnomingRoundSheet"], options?: Json): Promise<Schemas["GnomingScoreRoundResponse"]>;
   scoreGnomingGame(rounds: Schemas["GnomingRoundSheet"][], options?: Json): Promise<Schemas["GnomingScoreGameResponse"]>;

@@ -100,6 +100,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/all-fours/reshuffle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A rollback's reshuffle, as a match's audit replays it (`{"version", "reshuffle"}`
+         *     steps): the snapshot with every face-down order nobody may know — Coup's court deck, All
+         *     Fours' stock, Gnoming's draw pile with the face-down layout cards — dealt afresh from
+         *     `seed`, which also drives the game's later shuffles; every seat's cards, every count and
+         *     every public fact unchanged.  A table-mode snapshot (and Spy, which has no such order)
+         *     comes back as it was.
+         * @description Errors: 422 `invalid-input` (types; a seed that is not a non-negative integer or a
+         *     string of 1–128 characters), 422 `impossible-state`.
+         */
+        post: operations["postGamesAllFoursReshuffle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/all-fours/score": {
         parameters: {
             query?: never;
@@ -207,6 +233,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/coup/reshuffle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A rollback's reshuffle, as a match's audit replays it (`{"version", "reshuffle"}`
+         *     steps): the snapshot with every face-down order nobody may know — Coup's court deck, All
+         *     Fours' stock, Gnoming's draw pile with the face-down layout cards — dealt afresh from
+         *     `seed`, which also drives the game's later shuffles; every seat's cards, every count and
+         *     every public fact unchanged.  A table-mode snapshot (and Spy, which has no such order)
+         *     comes back as it was.
+         * @description Errors: 422 `invalid-input` (types; a seed that is not a non-negative integer or a
+         *     string of 1–128 characters), 422 `impossible-state`.
+         */
+        post: operations["postGamesCoupReshuffle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/coup/setup": {
         parameters: {
             query?: never;
@@ -287,6 +339,32 @@ export interface paths {
          *     `"host"` who closes windows): 422 `invalid-input` naming `player` otherwise.
          */
         post: operations["postGamesGnomingLegalActions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/gnoming/reshuffle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A rollback's reshuffle, as a match's audit replays it (`{"version", "reshuffle"}`
+         *     steps): the snapshot with every face-down order nobody may know — Coup's court deck, All
+         *     Fours' stock, Gnoming's draw pile with the face-down layout cards — dealt afresh from
+         *     `seed`, which also drives the game's later shuffles; every seat's cards, every count and
+         *     every public fact unchanged.  A table-mode snapshot (and Spy, which has no such order)
+         *     comes back as it was.
+         * @description Errors: 422 `invalid-input` (types; a seed that is not a non-negative integer or a
+         *     string of 1–128 characters), 422 `impossible-state`.
+         */
+        post: operations["postGamesGnomingReshuffle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -414,6 +492,32 @@ export interface paths {
          *     `"host"` who closes windows): 422 `invalid-input` naming `player` otherwise.
          */
         post: operations["postGamesSpyLegalActions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/spy/reshuffle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A rollback's reshuffle, as a match's audit replays it (`{"version", "reshuffle"}`
+         *     steps): the snapshot with every face-down order nobody may know — Coup's court deck, All
+         *     Fours' stock, Gnoming's draw pile with the face-down layout cards — dealt afresh from
+         *     `seed`, which also drives the game's later shuffles; every seat's cards, every count and
+         *     every public fact unchanged.  A table-mode snapshot (and Spy, which has no such order)
+         *     comes back as it was.
+         * @description Errors: 422 `invalid-input` (types; a seed that is not a non-negative integer or a
+         *     string of 1–128 characters), 422 `impossible-state`.
+         */
+        post: operations["postGamesSpyReshuffle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1074,6 +1178,16 @@ export interface components {
             /** @description trick of the failure, from 1 */
             trick: number;
         };
+        /** @description All Fours (Trinidad rules): ReshuffleRequest */
+        AllFoursReshuffleRequest: {
+            /** @description the reshuffle seed: a step's reshuffle in a match audit */
+            seed: number | string;
+            state: components["schemas"]["AllFoursState"];
+        };
+        /** @description All Fours (Trinidad rules): ReshuffleResponse */
+        AllFoursReshuffleResponse: {
+            state: components["schemas"]["AllFoursState"];
+        };
         AllFoursRunPackAction: {
             kicks?: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
             /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
@@ -1265,7 +1379,7 @@ export interface components {
             winner?: string;
         };
         Audit: {
-            /** @description the actions that made the final state, in order: POST each to /v1/games/{game}/apply (actions a rollback undid are not here) */
+            /** @description the actions among steps, in order (actions a rollback undid are not here) */
             actions: {
                 [key: string]: unknown;
             }[];
@@ -1285,6 +1399,10 @@ export interface components {
             setup: {
                 [key: string]: unknown;
             };
+            /** @description what made the final state from the setup, in order: {version, action} (POST it to /v1/games/{game}/apply) or {version, reshuffle} (a rollback dealt the hidden orders afresh: POST the state and reshuffle as seed to /v1/games/{game}/reshuffle; reshuffle is sha256("<seed>:rollback:<version>") in hex) */
+            steps: {
+                [key: string]: unknown;
+            }[];
             /** @description the match's version: 1 after creation, +1 per applied action */
             version: number;
         };
@@ -1512,6 +1630,16 @@ export interface components {
             /** @enum {string} */
             card: "duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess";
             places: string[];
+        };
+        /** @description Coup: ReshuffleRequest */
+        CoupReshuffleRequest: {
+            /** @description the reshuffle seed: a step's reshuffle in a match audit */
+            seed: number | string;
+            state: components["schemas"]["CoupState"];
+        };
+        /** @description Coup: ReshuffleResponse */
+        CoupReshuffleResponse: {
+            state: components["schemas"]["CoupState"];
         };
         CoupReturnCardsAction: {
             cards: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown")[];
@@ -1779,6 +1907,16 @@ export interface components {
              * @enum {string}
              */
             type: "place";
+        };
+        /** @description Gnoming A Round: ReshuffleRequest */
+        GnomingReshuffleRequest: {
+            /** @description the reshuffle seed: a step's reshuffle in a match audit */
+            seed: number | string;
+            state: components["schemas"]["GnomingState"];
+        };
+        /** @description Gnoming A Round: ReshuffleResponse */
+        GnomingReshuffleResponse: {
+            state: components["schemas"]["GnomingState"];
         };
         GnomingRoundSheet: {
             /** @description {player: 3×3 rows of cards} */
@@ -2293,6 +2431,16 @@ export interface components {
             defender: string;
             position: number;
         };
+        /** @description Spy: ReshuffleRequest */
+        SpyReshuffleRequest: {
+            /** @description the reshuffle seed: a step's reshuffle in a match audit */
+            seed: number | string;
+            state: components["schemas"]["SpyState"];
+        };
+        /** @description Spy: ReshuffleResponse */
+        SpyReshuffleResponse: {
+            state: components["schemas"]["SpyState"];
+        };
         SpySetup: {
             bases?: {
                 [key: string]: components["schemas"]["SpyLayout"];
@@ -2653,6 +2801,45 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postGamesAllFoursReshuffle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AllFoursReshuffleRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllFoursReshuffleResponse"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input naming seed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     postGamesAllFoursScore: {
         parameters: {
             query?: never;
@@ -2848,6 +3035,45 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    postGamesCoupReshuffle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CoupReshuffleRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoupReshuffleResponse"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input naming seed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     postGamesCoupSetup: {
         parameters: {
             query?: never;
@@ -2992,6 +3218,45 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description invalid-input (wrong types, naming each field) or impossible-state (a snapshot no legal game reaches, naming the field and rule) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postGamesGnomingReshuffle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GnomingReshuffleRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GnomingReshuffleResponse"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input naming seed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3226,6 +3491,45 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description invalid-input (wrong types, naming each field) or impossible-state (a snapshot no legal game reaches, naming the field and rule) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postGamesSpyReshuffle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpyReshuffleRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpyReshuffleResponse"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input naming seed */
             422: {
                 headers: {
                     [name: string]: unknown;

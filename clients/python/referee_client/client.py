@@ -115,6 +115,12 @@ class RefereeClient:
         return self._call("POST", f"/v1/games/{game}/apply",
                           json={"state": state, "action": action})
 
+    def reshuffle(self, game: str, state: JSON, seed: int | str) -> JSON:
+        """``{"state"}``: ``state`` with its hidden orders dealt afresh from ``seed`` (a
+        ``{"version", "reshuffle"}`` step of a match audit's ``steps``)."""
+        return self._call("POST", f"/v1/games/{game}/reshuffle",
+                          json={"state": state, "seed": seed})
+
     def score_trick_sheet(self, sheet: JSON, options: JSON | None = None) -> JSON:
         """Score an All Fours hand from its trick sheet: ``points``, ``score``, ``winner``,
         ``high``, ``low``, ``jack``, ``game``, ``reneges`` (422 ``inconsistent-sheet``)."""

@@ -17,6 +17,7 @@ from referee.games.allfours.rules import next_to_play, player_right_of
 from referee.games.base import UNKNOWN, Engine, OptionSpec, each_card, violation
 from referee.games.common.cards import PACK, suit_of
 from referee.games.common.jsoncopy import json_copy
+from referee.games.common.shuffle import redealt
 
 
 class AllFours(Engine):
@@ -112,6 +113,14 @@ class AllFours(Engine):
     def _play(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
         """Apply a legal action in place; return the events (``apply.py``)."""
         return apply.play(state, action)
+
+    def _reshuffle_hidden(self, state: dict[str, Any], seed: int | str) -> None:
+        """A rollback's reshuffle (digital mode): the stock, face down and in an order nobody
+        may know though running the pack deals from it and turns up its kicks (AF-B3), dealt
+        afresh from ``seed``, which then deals every later hand (AF-D3, AF-B4).  Hands stay:
+        each is known to its holder."""
+        state["stock"] = redealt(state["stock"], seed, "rollback", "stock")
+        state["seed"] = seed
 
     def _score(self, state: dict[str, Any]) -> dict[str, Any]:
         """``{"points": this hand's points per side, "totals": the match score, "winner",

@@ -27,3 +27,10 @@ def shuffled(items: Sequence[T], seed: int | str, *purpose: object) -> list[T]:
     out = list(items)
     rng(seed, *purpose).shuffle(out)
     return out
+
+
+def redealt(cards: Sequence[str], seed: int | str, *purpose: object) -> list[str]:
+    """``cards`` dealt afresh: put in one fixed (sorted) order, then in the order the seeded
+    shuffle gives.  The result depends on which cards they are and on ``seed`` alone, never on
+    the order they were in (a rollback's reshuffle, ``Engine.reshuffle_hidden``)."""
+    return shuffled(sorted(cards), seed, *purpose)

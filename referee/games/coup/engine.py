@@ -37,6 +37,7 @@ from typing import Any
 
 from referee.games.base import (UNKNOWN, Engine, InvalidSetup, OptionSpec, Violation, each_card,
                                 violation)
+from referee.games.common.shuffle import redealt
 from referee.games.coup import judge
 from referee.games.coup.rules import CHARACTERS, EXCHANGERS
 from referee.games.coup.setup import setup_game
@@ -115,6 +116,15 @@ class CoupEngine(Engine):
     def _play(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
         """Apply a legal action in place (COUP-A*, W*, L*)."""
         return judge.play(state, action)
+
+    def _reshuffle_hidden(self, state: dict[str, Any], seed: int | str) -> None:
+        """A rollback's reshuffle (digital mode): the court deck, face down (COUP-S4) and in
+        an order nobody may know though an exchange shows its top cards (COUP-A7, A8a), dealt
+        afresh from ``seed``, which then drives every later court shuffle (A7, A8b, C4).  Hands,
+        2-player piles (COUP-S5), an exchange's draw and an examined card are known to a seat
+        (COUP-V1): they stay."""
+        state["court"] = redealt(state["court"], seed, "rollback", "court")
+        state["seed"] = seed
 
     def _score(self, state: dict[str, Any]) -> dict[str, Any]:
         """``{"points": {player: influence left}, "totals": {player: coins}, "winner": player

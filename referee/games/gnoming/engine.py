@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import UNKNOWN, Engine, OptionSpec, Violation, each_card, violation
+from referee.games.common.shuffle import redealt
 from referee.games.gnoming import apply, judge, setup, snapshot, views
 from referee.games.gnoming.scoring import layout_points, round_points, score_game
 
@@ -66,6 +67,22 @@ class GnomingEngine(Engine):
     def _play(self, state: dict[str, Any], action: dict[str, Any]) -> list[dict]:
         """Apply a legal action in place (GN-D*, GN-E*, GN-P*)."""
         return apply.play(state, action)
+
+    def _reshuffle_hidden(self, state: dict[str, Any], seed: int | str) -> None:
+        """A rollback's reshuffle (digital mode): the face-down layout cards (nobody looks at
+        them, their owner included: GN-S1, GN-V1) and the draw pile, one pool, dealt afresh
+        from ``seed``: every face-down cell (seats in order, rows then columns) and then the
+        draw pile, top first, take the pool's cards in the new order; ``seed`` then drives
+        the later GN-D5 reshuffles and deals (GN-S1).  Face-up cards, the discard piles (each
+        card on them was seen face up) and a card drawn (known to its drawer) stay."""
+        cells = [cell for player in state["players"] for row in state["layouts"][player]
+                 for cell in row if not cell["up"]]
+        pool = redealt([cell["card"] for cell in cells] + state["draw_pile"], seed,
+                       "rollback", "gnoming")
+        for cell, card in zip(cells, pool):
+            cell["card"] = card
+        state["draw_pile"] = pool[len(cells):]
+        state["seed"] = seed
 
     def _score(self, state: dict[str, Any]) -> dict[str, Any]:
         """Score so far.
