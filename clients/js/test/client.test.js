@@ -1,6 +1,6 @@
 // The client against a live server (in-process store): the stateless endpoints, problem
 // bodies as RefereeError, the language, the retry rules (a lost answer, a 503, a 409), and
-// the README's example.
+// the README's examples (the JavaScript client, the join flow).
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -210,20 +210,33 @@ describe("the client against a live server", { skip: reason ?? false }, () => {
   });
 
   test("the README's JavaScript example runs as written and prints what the README says", async () => {
-    const readme = readFileSync(join(REPO, "README.md"), "utf8").split("### JavaScript client")[1];
-    const code = readme.match(/```js\n([\s\S]*?)```/)[1];
-    const expected = readme.match(/```text\n([\s\S]*?)```/)[1];
-    assert.equal(code.split("http://127.0.0.1:8000").length, 2); // the one change: the address
-    const dir = mkdtempSync(join(tmpdir(), "referee-readme-"));
-    try {
-      const script = join(dir, "example.mjs");
-      writeFileSync(script, code.replace("http://127.0.0.1:8000", server.url)
-        .replace('from "referee-client"', `from ${JSON.stringify(join(REPO, "clients", "js", "src", "index.js"))}`));
-      const ran = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 60000 });
-      assert.equal(ran.status, 0, ran.stderr);
-      assert.equal(ran.stdout, expected);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const [ran, expected] = runReadmeExample("### JavaScript client", server.url);
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.equal(ran.stdout, expected);
+  });
+
+  test("the README's join flow in JavaScript (open seats, claims by link, rejoin, two phones playing) runs as written", async () => {
+    const [ran, expected] = runReadmeExample("### Join flow in JavaScript", server.url);
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.equal(ran.stdout, expected);
   });
 });
+
+/** Runs the first `js` block after `heading` in the README against `url` (its one address
+ * is the only change; "referee-client" is this checkout's package); [the run, the `text`
+ * block that follows it: what the README says it prints]. */
+function runReadmeExample(heading, url) {
+  const readme = readFileSync(join(REPO, "README.md"), "utf8").split(heading)[1];
+  const code = readme.match(/```js\n([\s\S]*?)```/)[1];
+  const expected = readme.match(/```text\n([\s\S]*?)```/)[1];
+  assert.equal(code.split("http://127.0.0.1:8000").length, 2); // the one change: the address
+  const dir = mkdtempSync(join(tmpdir(), "referee-readme-"));
+  try {
+    const script = join(dir, "example.mjs");
+    writeFileSync(script, code.replace("http://127.0.0.1:8000", url)
+      .replace('from "referee-client"', `from ${JSON.stringify(join(REPO, "clients", "js", "src", "index.js"))}`));
+    return [spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 60000 }), expected];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
