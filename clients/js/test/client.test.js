@@ -7,10 +7,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
 import { RefereeClient, RefereeConnectionError, RefereeError } from "../src/index.js";
-import { REPO, Server, skipReason } from "./servers.js";
+import { REPO, serveDuringSuite, skipReason } from "./servers.js";
 
 const SHEET = { // a hand recorded from real play (the server's case allfours/real-hand-1)
   players: ["kiri", "tano", "lena", "omar"],
@@ -44,13 +44,8 @@ function losingFirstAnswer(suffix) {
 const reason = skipReason("memory");
 
 describe("the client against a live server", { skip: reason ?? false }, () => {
-  const server = new Server("memory");
   let referee;
-  before(async () => {
-    await server.start();
-    referee = new RefereeClient(server.url);
-  });
-  after(() => server.stop());
+  const server = serveDuringSuite("memory", (client) => { referee = client; });
 
   test("scores the real hand's trick sheet (AF-S1..S4: High J, Low 2, Jack kept, Game 30-6)", async () => {
     const result = await referee.scoreTrickSheet(SHEET);

@@ -10,11 +10,11 @@
 // stands or begs first (AF-B1); his hand is QS AC 4D 5S 5D KS (the README's worked example).
 
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
 import { RefereeClient, RefereeError, newIdempotencyKey } from "../src/index.js";
 import { assertFollowedWhole, collect, playToEnd, until } from "./play.js";
-import { Server, skipReason } from "./servers.js";
+import { serveDuringSuite, skipReason } from "./servers.js";
 
 const OPEN = { dealer: "ana", seed: 42, options: { target: 1 }, open_seats: ["ana", "ben"] };
 const BEN_HAND = ["QS", "AC", "4D", "5S", "5D", "KS"];
@@ -51,13 +51,8 @@ async function refusal(promise) {
 
 for (const store of ["memory", "redis"]) {
   describe(`seats on the ${store} store`, { skip: skipReason(store) ?? false }, () => {
-    const server = new Server(store);
     let referee;
-    before(async () => {
-      await server.start();
-      referee = new RefereeClient(server.url);
-    });
-    after(() => server.stop());
+    const server = serveDuringSuite(store, (client) => { referee = client; });
 
     test("join flow: open seats, a create retried with its key, claims by code, followed and played to the end", async () => {
       const key = newIdempotencyKey();
