@@ -107,3 +107,15 @@ def test_readme_join_flow_claims_rejoins_follows_and_plays_to_the_end(base_url, 
         {"step": "claimed", "player": "ana"}, {"step": "claimed", "player": "ben"},
         {"step": "invited", "player": "ben"}, {"step": "claimed", "player": "ben"}]]
     assert requests.get(f"{base_url}/v1/matches/{host['id']}").json()["over"] is True
+
+
+def test_readme_join_flow_in_python_runs_and_prints_what_it_says(base_url):
+    """"Build an app", Python: a match created twice with one Idempotency-Key (one match),
+    each seat claimed by the code in its link, ben rejoining with a new code, both phones
+    following their streams and acting when to move, to the end (AF-S6, target 1)."""
+    code, expected = _example("### Join flow in Python")
+    assert code.count(README_URL) == 1  # the only change: the live server's address
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code.replace(README_URL, base_url), "README.md", "exec"), {})
+    assert printed.getvalue() == expected

@@ -16,9 +16,12 @@ const path = (...parts) => parts.map((p, i) => (i % 2 ? encodeURIComponent(p) : 
  * Retries: calls that change nothing (reads, the stateless endpoints, stream tickets) are sent
  * again after a lost connection, a timeout or a 503 (after its Retry-After, at most 10 s);
  * act() and the rollback steps are sent again with the same Idempotency-Key and If-Match, so
- * the server applies them once and answers a retry with the first answer. createMatch() is
- * retried only with an idempotencyKey. A 409 version-conflict is never retried: read the
- * match and choose again.
+ * the server applies them once and answers a retry with the first answer; so are the claims
+ * (claimSeat(), claim()) with their Idempotency-Key (the same token again). createMatch() is
+ * retried only with an idempotencyKey. The host's seat calls (inviteSeat(),
+ * reissueSeatToken(), recoverHost()) are retried as they are: each makes a new code or token
+ * and only the last one works, which is the one answered. A 409 version-conflict is never
+ * retried: read the match and choose again.
  */
 export class RefereeClient {
   /**
@@ -68,7 +71,8 @@ export class RefereeClient {
 
   /**
    * {actions, to_move}: every legal action in `state` (of `player` if given). `form:
-   * "grouped"` asks for the picker form (issue 22 item 3; PROVISIONAL until the server has it).
+   * "grouped"` asks for the picker form (issue 22 item 3; PROVISIONAL: sent as `?form=grouped`,
+   * untested until the server answers it).
    */
   legalActions(game, state, { player, form } = {}) {
     return this.call("POST", path("/v1/games/", game, "/legal-actions"), {
@@ -109,10 +113,15 @@ export class RefereeClient {
   // -- matches: creating, joining, reading ----------------------------------------------
 
   /**
-   * Create a match: {id, version, commitment, seats (player → token), host_token, …}. Keep
-   * the tokens: they are shown only here. Sent once unless `idempotencyKey` is given; with one
-   * it carries Idempotency-Key and is retried (issue 22 item 2: PROVISIONAL until the server
-   * keeps created answers; before that a retry can create a second match).
+   * Create a match: {id, version, commitment, seats (player → token), open_seats, invites
+   * (open seat → {code, expires_at, expires_in}), host_token, recovery_code, ttl, …}. Keep the
+   * tokens and the recovery code: they are shown only here. `fields.open_seats` names the
+   * seats created open (no token: an invite code each instead). Sent once unless
+   * `idempotencyKey` (32-255 visible ASCII characters: newIdempotencyKey() makes one) is given;
+   * with one it carries Idempotency-Key and is retried, and the server answers a retry within
+   * 10 minutes with the first 201 (the same match and tokens), so an app that stores the key
+   * before sending loses nothing if the answer is lost. 422 idempotency-key-reused: the key
+   * was used with another body.
    */
   createMatch(game, players, fields = {}, { idempotencyKey } = {}) {
     return this.call("POST", "/v1/matches", {
@@ -123,22 +132,57 @@ export class RefereeClient {
   }
 
   /**
-   * PROVISIONAL (issue 22 item 2): trade an invite code for `player`'s seat token,
-   * `POST /v1/matches/{id}/seats/{player}/claim` with {code}. Never retried (single-use code).
+   * The host makes a new invite code for `player`'s seat (`POST …/seats/{player}/invite`):
+   * 201 {id, player, code, expires_at, expires_in, version}. The seat's unused older code
+   * stops working; for an open seat, or a taken one whose phone lost its token (claiming then
+   * replaces that token). Retried: only the last code made works, and it is the one answered.
+   * 403 not the host token; 404 no such seat.
    */
-  claimSeat(matchId, player, code) {
+  inviteSeat(matchId, hostToken, player) {
+    return this.call("POST", path("/v1/matches/", matchId, "/seats/", player, "/invite"), { token: hostToken });
+  }
+
+  /**
+   * Trade `player`'s invite code for the seat's token (`POST …/seats/{player}/claim`, no token:
+   * the code is the credential): {id, player, token, version, ttl}. Sent with an
+   * Idempotency-Key (fresh unless given) and retried with it: the server answers a retry with
+   * the same token. 403 invite-invalid, 409 invite-used, 410 invite-expired, 404 no such seat.
+   */
+  claimSeat(matchId, player, code, { idempotencyKey } = {}) {
     return this.call("POST", path("/v1/matches/", matchId, "/seats/", player, "/claim"), {
-      json: { code }, retry: false,
+      json: { code }, headers: { "Idempotency-Key": idempotencyKey ?? newKey() },
     });
   }
 
   /**
-   * PROVISIONAL (issue 22 item 2): the host re-issues `player`'s seat token (the old one stops
-   * working at once), `POST /v1/matches/{id}/seats/{player}/token`, with an Idempotency-Key.
+   * claimSeat() for whichever seat `code` invites to (`POST /v1/matches/{id}/claim`): for a
+   * link that carries only the match and the code. The answer's `player` names the seat.
    */
-  reissueSeatToken(matchId, hostToken, player, { idempotencyKey } = {}) {
-    return this.call("POST", path("/v1/matches/", matchId, "/seats/", player, "/token"), {
-      token: hostToken, headers: { "Idempotency-Key": idempotencyKey ?? newKey() },
+  claim(matchId, code, { idempotencyKey } = {}) {
+    return this.call("POST", path("/v1/matches/", matchId, "/claim"), {
+      json: { code }, headers: { "Idempotency-Key": idempotencyKey ?? newKey() },
+    });
+  }
+
+  /**
+   * The host re-issues `player`'s seat token (`POST …/seats/{player}/token`): {id, player,
+   * token, version, ttl}. The old token stops working at once (401; its streams end with
+   * reason "revoked"); the game state does not change. Retried: only the last token made
+   * works, and it is the one answered. 403 not the host token; 404 no such seat.
+   */
+  reissueSeatToken(matchId, hostToken, player) {
+    return this.call("POST", path("/v1/matches/", matchId, "/seats/", player, "/token"), { token: hostToken });
+  }
+
+  /**
+   * A new host token for the match's `recoveryCode` (from createMatch's answer; no token
+   * needed), `POST …/host/token`: {id, host_token, version, ttl}. The old host token stops
+   * working; the recovery code stays valid. Retried: the last token made is the one answered.
+   * 403 another code; 422 not a recovery code at all.
+   */
+  recoverHost(matchId, recoveryCode) {
+    return this.call("POST", path("/v1/matches/", matchId, "/host/token"), {
+      json: { recovery_code: recoveryCode },
     });
   }
 
@@ -170,8 +214,8 @@ export class RefereeClient {
 
   /**
    * The match's live messages, as an async iterator of {event, id, data}: "event" messages
-   * (id: the event's seq), "view" messages and a last "end" (reason "over" or "gone"). Each
-   * connection trades the token for a stream ticket, so the token never goes in a URL, and
+   * (id: the event's seq), "view" messages and a last "end" (reason "over", "gone", or
+   * "revoked": the token was re-issued). Each connection trades the token for a stream ticket, so the token never goes in a URL, and
    * reads the SSE text from fetch's body (no EventSource needed); a lost connection (or a
    * server restarting) reconnects after 0.25, 0.5, 1, 2, 4, 4… s from the last event seen
    * (`?after=`), and the server's "end" with reason "reconnect" at once. Each event is yielded

@@ -68,7 +68,7 @@ export class RefereeConnectionError extends Error {
 export type StreamMessage =
   | { event: "event"; id: number; data: { seq: number; version: number; type: string; [key: string]: unknown } }
   | { event: "view"; id: null; data: { version: number; to_move: string[]; over: boolean; rollback: unknown; view: Record<string, unknown>; [key: string]: unknown } }
-  | { event: "end"; id: null; data: { version: number | null; reason: "over" | "gone" } };
+  | { event: "end"; id: null; data: { version: number | null; reason: "over" | "gone" | "revoked" } };
 
 export interface FollowOptions {
   /** A seat's or the host's token (traded for a stream ticket per connection); none: public. */
@@ -120,10 +120,16 @@ export class RefereeClient {
 
   createMatch(game: GameName, players: string[], fields?: Partial<Omit<Schemas["MatchCreate"], "game" | "players">>,
     options?: { idempotencyKey?: string }): Promise<Schemas["MatchCreated"]>;
-  /** PROVISIONAL (issue 22 item 2): trade an invite code for a seat token. */
-  claimSeat(matchId: string, player: string, code: string): Promise<{ token: string } & Json>;
-  /** PROVISIONAL (issue 22 item 2): the host re-issues a seat's token. */
-  reissueSeatToken(matchId: string, hostToken: string, player: string, options?: { idempotencyKey?: string }): Promise<{ token: string } & Json>;
+  /** The host's new invite code for a seat (the seat's unused older code stops working). */
+  inviteSeat(matchId: string, hostToken: string, player: string): Promise<Schemas["Invite"]>;
+  /** Trade a seat's invite code for its token (Idempotency-Key: fresh unless given). */
+  claimSeat(matchId: string, player: string, code: string, options?: { idempotencyKey?: string }): Promise<Schemas["SeatToken"]>;
+  /** Trade an invite code for the token of whichever seat it invites to (`player` in the answer). */
+  claim(matchId: string, code: string, options?: { idempotencyKey?: string }): Promise<Schemas["SeatToken"]>;
+  /** The host re-issues a seat's token: the old one stops working at once. */
+  reissueSeatToken(matchId: string, hostToken: string, player: string): Promise<Schemas["SeatToken"]>;
+  /** A new host token for the match's recovery code: the old host token stops working. */
+  recoverHost(matchId: string, recoveryCode: string): Promise<Schemas["HostToken"]>;
   match(matchId: string, token?: string | null, options?: { signal?: AbortSignal }): Promise<Schemas["MatchView"]>;
   matchLegalActions(matchId: string, token: string, options?: { form?: "grouped" }): Promise<Schemas["MatchLegalActions"]>;
   events(matchId: string, options?: { token?: string | null; ticket?: string; after?: number; wait?: number; signal?: AbortSignal }): Promise<Schemas["MatchEvents"]>;
@@ -142,6 +148,9 @@ export class RefereeClient {
   deleteMatch(matchId: string, hostToken: string): Promise<void>;
 }
 
+/** A fresh random Idempotency-Key (a UUIDv4, 36 characters): store it before createMatch()
+ * so a retry after the app restarts gets the same match. */
+export function newIdempotencyKey(): string;
 /** Milliseconds follow() waits before the 1st, 2nd, … reconnection in a row. */
 export const RECONNECT_DELAYS: readonly number[];
 /** The longest Retry-After (seconds) waited before retrying a 503. */

@@ -4,5 +4,6 @@
 export { RefereeClient } from "./client.js";
 export { RefereeConnectionError, RefereeError } from "./errors.js";
 export { RECONNECT_DELAYS } from "./follow.js";
+export { newKey as newIdempotencyKey } from "./keys.js";
 export { parseSSE } from "./sse.js";
 export { MAX_WAIT } from "./transport.js";

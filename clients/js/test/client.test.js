@@ -1,16 +1,16 @@
 // The client against a live server (in-process store): the stateless endpoints, problem
 // bodies as RefereeError, the language, the retry rules (a lost answer, a 503, a 409), and
-// the README's example.
+// the README's examples (the JavaScript client, the join flow).
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
 import { RefereeClient, RefereeConnectionError, RefereeError } from "../src/index.js";
-import { REPO, Server, skipReason } from "./servers.js";
+import { REPO, serveDuringSuite, skipReason } from "./servers.js";
 
 const SHEET = { // a hand recorded from real play (the server's case allfours/real-hand-1)
   players: ["kiri", "tano", "lena", "omar"],
@@ -44,13 +44,8 @@ function losingFirstAnswer(suffix) {
 const reason = skipReason("memory");
 
 describe("the client against a live server", { skip: reason ?? false }, () => {
-  const server = new Server("memory");
   let referee;
-  before(async () => {
-    await server.start();
-    referee = new RefereeClient(server.url);
-  });
-  after(() => server.stop());
+  const server = serveDuringSuite("memory", (client) => { referee = client; });
 
   test("scores the real hand's trick sheet (AF-S1..S4: High J, Low 2, Jack kept, Game 30-6)", async () => {
     const result = await referee.scoreTrickSheet(SHEET);
@@ -210,20 +205,33 @@ describe("the client against a live server", { skip: reason ?? false }, () => {
   });
 
   test("the README's JavaScript example runs as written and prints what the README says", async () => {
-    const readme = readFileSync(join(REPO, "README.md"), "utf8").split("### JavaScript client")[1];
-    const code = readme.match(/```js\n([\s\S]*?)```/)[1];
-    const expected = readme.match(/```text\n([\s\S]*?)```/)[1];
-    assert.equal(code.split("http://127.0.0.1:8000").length, 2); // the one change: the address
-    const dir = mkdtempSync(join(tmpdir(), "referee-readme-"));
-    try {
-      const script = join(dir, "example.mjs");
-      writeFileSync(script, code.replace("http://127.0.0.1:8000", server.url)
-        .replace('from "referee-client"', `from ${JSON.stringify(join(REPO, "clients", "js", "src", "index.js"))}`));
-      const ran = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 60000 });
-      assert.equal(ran.status, 0, ran.stderr);
-      assert.equal(ran.stdout, expected);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const [ran, expected] = runReadmeExample("### JavaScript client", server.url);
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.equal(ran.stdout, expected);
+  });
+
+  test("the README's join flow in JavaScript (open seats, claims by link, rejoin, two phones playing) runs as written", async () => {
+    const [ran, expected] = runReadmeExample("### Join flow in JavaScript", server.url);
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.equal(ran.stdout, expected);
   });
 });
+
+/** Runs the first `js` block after `heading` in the README against `url` (its one address
+ * is the only change; "referee-client" is this checkout's package); [the run, the `text`
+ * block that follows it: what the README says it prints]. */
+function runReadmeExample(heading, url) {
+  const readme = readFileSync(join(REPO, "README.md"), "utf8").split(heading)[1];
+  const code = readme.match(/```js\n([\s\S]*?)```/)[1];
+  const expected = readme.match(/```text\n([\s\S]*?)```/)[1];
+  assert.equal(code.split("http://127.0.0.1:8000").length, 2); // the one change: the address
+  const dir = mkdtempSync(join(tmpdir(), "referee-readme-"));
+  try {
+    const script = join(dir, "example.mjs");
+    writeFileSync(script, code.replace("http://127.0.0.1:8000", url)
+      .replace('from "referee-client"', `from ${JSON.stringify(join(REPO, "clients", "js", "src", "index.js"))}`));
+    return [spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 60000 }), expected];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -3,21 +3,15 @@
 // then its audit replayed and its rematch started.
 
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import { RefereeClient } from "../src/index.js";
 import { assertFollowedWhole, collect, playToEnd, until } from "./play.js";
-import { Server, skipReason } from "./servers.js";
+import { serveDuringSuite, skipReason } from "./servers.js";
 
 for (const store of ["memory", "redis"]) {
   describe(`a whole match on the ${store} store`, { skip: skipReason(store) ?? false }, () => {
-    const server = new Server(store);
     let referee;
-    before(async () => {
-      await server.start();
-      referee = new RefereeClient(server.url);
-    });
-    after(() => server.stop());
+    serveDuringSuite(store, (client) => { referee = client; });
 
     test("All Fours to 14 points (AF-S6), followed live by a seat, the host and the public", async () => {
       const match = await referee.createMatch("all-fours", ["ana", "ben"], { dealer: "ana", seed: 42 });

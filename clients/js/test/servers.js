@@ -7,7 +7,10 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
+import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
+
+import { RefereeClient } from "../src/index.js";
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const START_WAIT_MS = 60000; // a loaded 2-core machine can take over 20 s to start a worker
@@ -94,4 +97,20 @@ export class Server {
       clearTimeout(killed);
     }
   }
+}
+
+/**
+ * A Server of `store` started before the enclosing suite's tests (then `ready` is given a
+ * RefereeClient of it) and stopped after them.
+ * @param {"memory" | "redis"} store
+ * @param {(referee: RefereeClient) => void} ready
+ */
+export function serveDuringSuite(store, ready) {
+  const server = new Server(store);
+  before(async () => {
+    await server.start();
+    ready(new RefereeClient(server.url));
+  });
+  after(() => server.stop());
+  return server;
 }

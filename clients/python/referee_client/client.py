@@ -13,8 +13,11 @@ Retries: requests that change nothing on the server (reads and the stateless end
 retried on a lost connection, a timeout or a 503 (after its ``Retry-After``, at most
 ``MAX_WAIT`` seconds); :meth:`act` and the rollback steps retry with the **same**
 ``Idempotency-Key`` and version, so a move whose answer was lost is never applied twice (the
-server answers the first response again).  :meth:`create_match` is retried only when given an
-``idempotency_key``.  A ``409 version-conflict`` is never retried: the action was chosen on an
+server answers the first response again); so are the claims (:meth:`claim_seat`,
+:meth:`claim`) with theirs (the same token again).  :meth:`create_match` is retried only when
+given an ``idempotency_key``.  The host's seat calls (:meth:`invite_seat`,
+:meth:`reissue_seat_token`, :meth:`recover_host`) are retried as they are: each makes a new
+code or token and only the last one works, which is the one returned.  A ``409 version-conflict`` is never retried: the action was chosen on an
 old position, so read the match and choose again.  The JavaScript client (``clients/js``) has
 the same calls, in camelCase.
 """
@@ -98,8 +101,8 @@ class RefereeClient:
     def legal_actions(self, game: str, state: JSON, player: str | None = None, *,
                       form: str | None = None) -> JSON:
         """``{"actions", "to_move"}``: every legal action now (of ``player`` if given).
-        ``form="grouped"`` asks for the picker form (issue 22 item 3; PROVISIONAL until the
-        server answers it)."""
+        ``form="grouped"`` asks for the picker form (issue 22 item 3; PROVISIONAL: sent as
+        ``?form=grouped``, untested until the server answers it)."""
         body = {"state": state, **({"player": player} if player is not None else {})}
         return self._call("POST", f"/v1/games/{game}/legal-actions", json=body,
                           params=_form(form))
@@ -142,30 +145,65 @@ class RefereeClient:
     def create_match(self, game: str, players: list[str], *,
                      idempotency_key: str | None = None, **fields: Any) -> JSON:
         """Create a match kept by the service: ``{"id", "version", "commitment", "seats"
-        (player → token), "host_token", …}``.  Keep the tokens: they are shown only here.
+        (player → token), "open_seats", "invites" (open seat → ``{"code", "expires_at",
+        "expires_in"}``), "host_token", "recovery_code", "ttl", …}``.  Keep the tokens and the
+        recovery code: they are shown only here.  ``open_seats=[...]`` (a field) names the
+        seats created open: no token, an invite code each instead.
+
         Without ``idempotency_key`` it is sent once (a retry would make a second match); with
-        one it carries ``Idempotency-Key`` and is retried like :meth:`act`, the server
-        answering a retry with the first answer (issue 22 item 2: PROVISIONAL until the
-        server keeps created answers; before that, a retry can create a second match)."""
+        one (32-255 visible ASCII characters, e.g. ``str(uuid.uuid4())``) it carries
+        ``Idempotency-Key`` and is retried like :meth:`act`: the server answers a retry within
+        ``REFEREE_CREATE_REPLAY_SECONDS`` (600) with the first 201, the same match and tokens,
+        so an app that stores the key before sending loses nothing.  422
+        ``idempotency-key-reused``: the key was used with another body."""
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key else {}
         return self._call("POST", "/v1/matches", json={"game": game, "players": players,
                                                        **fields},
                           headers=headers, retry=idempotency_key is not None)
 
-    def claim_seat(self, match_id: str, player: str, code: str) -> JSON:
-        """Trade an invite code for ``player``'s seat token (``{"token", …}``).  PROVISIONAL:
-        ``POST /v1/matches/{id}/seats/{player}/claim`` with ``{"code"}`` as issue 22 item 2
-        describes it; not sent again after a lost answer (the code is single-use)."""
-        return self._call("POST", f"/v1/matches/{match_id}/seats/{player}/claim",
-                          json={"code": code}, retry=False)
+    def invite_seat(self, match_id: str, host_token: str, player: str) -> JSON:
+        """The host's new invite code for ``player``'s seat (``POST …/seats/{player}/invite``):
+        ``{"id", "player", "code", "expires_at", "expires_in", "version"}``; the seat's unused
+        older code stops working.  For an open seat, or a taken one whose phone lost its token
+        (claiming it then replaces that token).  Retried: only the last code made works, and
+        it is the one returned.  ``RefereeError`` 403 not the host token, 404 no such seat."""
+        return self._call("POST", f"/v1/matches/{match_id}/seats/{player}/invite",
+                          token=host_token)
 
-    def reissue_seat_token(self, match_id: str, host_token: str, player: str, *,
-                           idempotency_key: str | None = None) -> JSON:
-        """The host re-issues ``player``'s seat token (the old one stops working at once):
-        ``{"token", …}``.  PROVISIONAL: ``POST /v1/matches/{id}/seats/{player}/token`` as
-        issue 22 item 2 describes it; sent with an ``Idempotency-Key`` and retried."""
+    def claim_seat(self, match_id: str, player: str, code: str, *,
+                   idempotency_key: str | None = None) -> JSON:
+        """Trade ``player``'s invite code for the seat's token (``POST
+        …/seats/{player}/claim``; no token: the code is the credential): ``{"id", "player",
+        "token", "version", "ttl"}``.  Sent with an ``Idempotency-Key`` (a fresh UUID unless
+        given) and retried with it: the server answers a retry with the same token.
+        ``RefereeError`` 403 ``invite-invalid``, 409 ``invite-used``, 410 ``invite-expired``,
+        404 no such seat."""
+        return self._call("POST", f"/v1/matches/{match_id}/seats/{player}/claim",
+                          json={"code": code}, headers=_idempotency(idempotency_key))
+
+    def claim(self, match_id: str, code: str, *, idempotency_key: str | None = None) -> JSON:
+        """:meth:`claim_seat` for whichever seat ``code`` invites to (``POST
+        /v1/matches/{id}/claim``), for a link that carries only the match and the code; the
+        answer's ``player`` names the seat."""
+        return self._call("POST", f"/v1/matches/{match_id}/claim", json={"code": code},
+                          headers=_idempotency(idempotency_key))
+
+    def reissue_seat_token(self, match_id: str, host_token: str, player: str) -> JSON:
+        """The host re-issues ``player``'s seat token (``POST …/seats/{player}/token``):
+        ``{"id", "player", "token", "version", "ttl"}``.  The old token stops working at once
+        (401; its streams end with reason ``revoked``); the game state does not change.
+        Retried: only the last token made works, and it is the one returned.  403 not the host
+        token, 404 no such seat."""
         return self._call("POST", f"/v1/matches/{match_id}/seats/{player}/token",
-                          token=host_token, headers=_idempotency(idempotency_key))
+                          token=host_token)
+
+    def recover_host(self, match_id: str, recovery_code: str) -> JSON:
+        """A new host token for the match's ``recovery_code`` (from :meth:`create_match`; no
+        token needed), ``POST …/host/token``: ``{"id", "host_token", "version", "ttl"}``.  The
+        old host token stops working; the recovery code stays valid.  Retried: the last token
+        made is the one returned.  403 another code, 422 not a recovery code at all."""
+        return self._call("POST", f"/v1/matches/{match_id}/host/token",
+                          json={"recovery_code": recovery_code})
 
     def match(self, match_id: str, token: str | None = None) -> JSON:
         """The match as ``token`` sees it (a seat's view, the host's referee view, or the
@@ -197,12 +235,14 @@ class RefereeClient:
         """Follow the match's live stream: yield each message as ``{"event", "id", "data"}``
         (``event`` is ``"event"``, ``"view"`` or ``"end"``; ``id`` the event's seq or
         ``None``; ``data`` the decoded JSON), from the events after ``after``, until the
-        ``end`` message of a finished or deleted match (yielded last).  A lost connection (or
-        a server restarting) reconnects with ``Last-Event-ID`` after :data:`RECONNECT_DELAYS`,
-        at most ``reconnects`` times in a row (a 503 counts as lost too), and an ``end``
-        with ``reason`` ``"reconnect"`` at once, so no event is missed; each event is yielded once (by ``seq``) and each
-        version's view once.  Error answers raise ``RefereeError``; a stream lost more than
-        ``reconnects`` times in a row raises ``requests.ConnectionError``."""
+        ``end`` message (yielded last) of a finished or deleted match (``reason`` ``"over"``,
+        ``"gone"``) or of a re-issued token (``"revoked"``).  A lost connection (or a server
+        restarting) reconnects with ``Last-Event-ID`` after :data:`RECONNECT_DELAYS`, at most
+        ``reconnects`` times in a row (a 503 counts as lost too), and an ``end`` with
+        ``reason`` ``"reconnect"`` at once, so no event is missed; each event is yielded once
+        (by ``seq``) and each version's view once.  Error answers raise ``RefereeError``; a
+        stream lost more than ``reconnects`` times in a row raises
+        ``requests.ConnectionError``."""
         last, failures, shown = after, 0, None
         while True:
             headers = {"Last-Event-ID": str(last), **self._language()}

@@ -8,6 +8,7 @@ import json
 import pytest
 import requests
 
+from lossy import LosesFirstAnswer
 from referee_client import RefereeClient, RefereeError
 
 SHEET = {  # a hand recorded from real play (the server's case allfours/real-hand-1)
@@ -84,28 +85,8 @@ def test_plays_all_fours_through_the_stateless_endpoints(referee):
     assert sum(answer["score"]["points"].values()) >= 1
 
 
-class LosesFirstActionAnswer(requests.Session):
-    """A session whose first POST to ``...<suffix>`` reaches the server but whose answer is
-    lost (a ``ConnectionError`` after the request was applied)."""
-
-    def __init__(self, suffix="/actions"):
-        super().__init__()
-        self.suffix = suffix
-        self.sent = []  # (idempotency key, If-Match, Idempotent-Replayed of the answer)
-
-    def request(self, method, url, **kwargs):
-        response = super().request(method, url, **kwargs)
-        if method == "POST" and url.endswith(self.suffix):
-            headers = kwargs["headers"]
-            self.sent.append((headers["Idempotency-Key"], headers.get("If-Match"),
-                              response.headers.get("Idempotent-Replayed")))
-            if len(self.sent) == 1:
-                raise requests.ConnectionError("the answer was lost")
-        return response
-
-
 def test_a_match_with_versions_and_a_retried_action(base_url):
-    session = LosesFirstActionAnswer()
+    session = LosesFirstAnswer()
     referee = RefereeClient(base_url, session=session)
     created = referee.create_match("all-fours", ["ana", "ben"], dealer="ana", seed=42)
     assert created["version"] == 1 and set(created["seats"]) == {"ana", "ben"}
@@ -141,7 +122,7 @@ def test_a_rollback_step_whose_answer_was_lost_is_retried_with_its_key_and_made_
     # A dispute (issue 14): the host proposes taking back ben's stand (version 2 -> 1), every
     # seat must approve; a lost answer to the proposal or to the deciding vote is retried with
     # the same Idempotency-Key and the server answers the first response again.
-    session = LosesFirstActionAnswer(suffix)
+    session = LosesFirstAnswer(suffix)
     referee = RefereeClient(base_url, session=session)
     created = referee.create_match("all-fours", ["ana", "ben"], dealer="ana", seed=42)
     host, ben, ana = created["host_token"], created["seats"]["ben"], created["seats"]["ana"]
