@@ -51,7 +51,7 @@ def test_a_card_tapped_out_of_turn_is_refused_with_its_rule(server, phone):
 def test_the_verdict_and_the_rule_are_in_the_seat_s_language(server, phone):
     made, host, ana, ben, eldest = _to_the_play(server, phone, ["my", "my"])
     other = ben if eldest is ana else ana
-    other.get_by_role("group", name="သင့်ကတ်များ: ကစားရန် တစ်ကတ်ကို နှိပ်ပါ").get_by_role(
+    other.get_by_role("group", name="သင့်ကတ်များ: ကတ်ချရန် တစ်ကတ်ကို နှိပ်ပါ").get_by_role(
         "button").first.click()
     verdict = other.locator(".verdict")
     verdict.wait_for()

@@ -25,7 +25,7 @@ def test_one_all_fours_hand_in_table_mode_from_the_host_s_phone(server, phone):
     plays = 0
     while host.locator("table.last-hand").count() == 0:
         assert plays < 12, "a 2-player hand has 12 plays"
-        group = host.get_by_role("group", name=re.compile(r"· Play$"))
+        group = host.get_by_role("group", name=re.compile(r"· Play a card$"))
         before = version(host)
         group.locator("button:enabled").first.click()
         wait_version([host], before + 1)

@@ -7,8 +7,8 @@ import {board} from "./boards.js";
 import {h, replace, svg} from "./dom.js";
 import {actionsPanel, awaiting, createPlay, endBox, eventLine, gamePart, liveLine,
   rollbackBox, ruleTexts, scoreBoard, verdictBlock} from "./play.js";
-import {gameName} from "./seat.js";
-import {t} from "./strings.js";
+import {gameOf} from "./seat.js";
+import {gameName, modeName, t} from "./strings.js";
 import qrcode from "../vendor/qrcode-generator/qrcode.mjs";
 
 const keep = (id, kept) => sessionStorage.setItem(`referee.table.host.${id}`, JSON.stringify(kept));
@@ -75,7 +75,7 @@ export async function startSetup({root, page}) {
       g ? h("fieldset", {}, h("legend", {}, t("table.host.mode")), ...g.modes.map((mode) =>
         h("label", {}, h("input", {type: "radio", name: "mode", value: mode, "data-key": `mode-${mode}`,
           checked: s.mode === mode, onchange: () => { s.mode = mode; }}), " ",
-          t(`table.mode.${mode}`)))) : null,
+          modeName(mode), " — ", t(`table.mode_hint.${mode}`)))) : null,
       g ? h("fieldset", {}, h("legend", {}, t("table.host.players")),
         h("label", {}, t("table.host.count"), " ", h("select", {"data-key": "count",
           onchange: (e) => { s.names.length = Number(e.target.value); s.names = Array.from(s.names, (n) => n || ""); render(); }},
@@ -146,7 +146,7 @@ function seatLinks(id, m, kept, announce) {
 export async function startHost({id, kept, root, page}) {
   const token = kept.host_token;
   const first = await api.readMatch(id, token);
-  const game = gameName(first);
+  const game = gameOf(first);
   const play = createPlay({id, token, game, onChange: () => render(), announce: page.status});
   const form = {to: null, reason: ""};
 
@@ -178,7 +178,7 @@ export async function startHost({id, kept, root, page}) {
     root.dataset.over = String(Boolean(m.outcome || m.over));
     replace(root, [
       liveLine(play.live),
-      h("h2", {}, t("table.host.title"), " · ", t(`table.game.${game}`), " · ", t(`table.mode.${m.mode}`)),
+      h("h2", {}, t("table.host.title"), " · ", gameName(game), " · ", modeName(m.mode)),
       h("p", {class: "awaiting", "aria-live": "polite"}, awaiting(m)),
       play.notice ? h("p", {class: "notice", role: "alert"}, play.notice) : null,
       play.verdict ? verdictBlock(play.verdict) : null,
