@@ -128,6 +128,15 @@ export class RefereeClient {
   }
 
   /**
+   * Trade an invite code for the seat it invites to, `POST /v1/matches/{id}/claim` with
+   * {code}: {id, player, token, version, ttl} (for a link that carries only the match and the
+   * code). Never retried (single-use code); errors as claimSeat.
+   */
+  claim(matchId, code) {
+    return this.call("POST", path("/v1/matches/", matchId, "/claim"), { json: { code }, retry: false });
+  }
+
+  /**
    * PROVISIONAL (issue 22 item 2): the host re-issues `player`'s seat token (the old one stops
    * working at once), `POST /v1/matches/{id}/seats/{player}/token`, with an Idempotency-Key.
    */
@@ -169,7 +178,8 @@ export class RefereeClient {
    * connection trades the token for a stream ticket, so the token never goes in a URL, and
    * reads the SSE text from fetch's body (no EventSource needed); a lost connection (or a
    * server restarting) reconnects after 0.25, 0.5, 1, 2, 4, 4… s from the last event seen
-   * (`?after=`), and the server's "end" with reason "reconnect" at once. Each event is yielded
+   * (`?after=`), and the server's "end" with reason "reconnect" at once (`onStatus` is told
+   * "reconnecting", then "live" when messages flow again). Each event is yielded
    * once, in seq order, and each version's view once. Where fetch cannot stream a body (React
    * Native) it long-polls the events instead (`transport: "poll"` forces that).
    * @param {string} matchId

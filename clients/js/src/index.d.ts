@@ -83,6 +83,8 @@ export interface FollowOptions {
   idleTimeout?: number;
   /** Aborting it ends the iteration (without an error). */
   signal?: AbortSignal;
+  /** Told "live" when a connection delivers its first message, "reconnecting" when one is lost. */
+  onStatus?: (status: "live" | "reconnecting") => void;
 }
 
 export interface ClientOptions {
@@ -121,6 +123,7 @@ export class RefereeClient {
     options?: { idempotencyKey?: string }): Promise<Schemas["MatchCreated"]>;
   /** PROVISIONAL (issue 22 item 2): trade an invite code for a seat token. */
   claimSeat(matchId: string, player: string, code: string): Promise<{ token: string } & Json>;
+  claim(matchId: string, code: string): Promise<{ player: string; token: string } & Json>;
   /** PROVISIONAL (issue 22 item 2): the host re-issues a seat's token. */
   reissueSeatToken(matchId: string, hostToken: string, player: string, options?: { idempotencyKey?: string }): Promise<{ token: string } & Json>;
   match(matchId: string, token?: string | null, options?: { signal?: AbortSignal }): Promise<Schemas["MatchView"]>;

@@ -43,7 +43,12 @@ export function createPlay({id, token, game, onChange, announce}) {
   s.start = async () => {
     await s.refresh();
     stream = api.follow(id, token, {
-      onEvent: (event) => { s.events.push(event); },
+      onEvent: (event) => {
+        s.events.push(event);
+        // a seat invited, claimed or re-issued changes what the match read says about seats
+        // (open_seats), which the stream's view does not carry: read the match again
+        if (/^seat_/.test(event.type || "")) s.refresh().catch(() => {});
+      },
       onView: async (view) => { merge(view); await loadLegal(); onChange(); },
       onStatus: (status) => { s.live = status; onChange(); },
     });
