@@ -10,8 +10,10 @@ static file, so they can be cached for a year: a new release changes the version
 The HTML pages (``no-cache``) carry the version; modules import each other by relative paths.
 
 The page's own words are the ``table`` gettext domain (``referee/i18n/locales/<lang>/
-LC_MESSAGES/table.po``) plus the game terms of the ``verdicts`` domain the API renders verdicts
-with, served together as ``/table/strings/<lang>.json``.
+LC_MESSAGES/table.po``); its game terms come from the glossary the API renders verdicts with
+(:mod:`referee.i18n.glossary`, one word per term) and the cards are named by the verdicts' own
+function (:func:`referee.i18n.verdicts.card_name`), so the page and the API never differ; all
+served together as ``/table/strings/<lang>.json`` (:func:`page_strings`).
 
 Layer 3 (HTTP), like the other blueprints.  May import: flask, :mod:`referee.i18n`.  Only
 the app factory imports it.
@@ -29,6 +31,8 @@ from flask import Blueprint, Flask, Response, abort, request
 
 from referee.i18n import LANGUAGES
 from referee.i18n.catalogs import catalog
+from referee.i18n.glossary import STEMS, load
+from referee.i18n.verdicts import card_name, term
 
 STATIC = Path(__file__).resolve().parents[1] / "table" / "static"
 """The page's files: HTML, CSS, ES modules, vendored libraries (each with its licence)."""
@@ -51,8 +55,9 @@ SECURITY_HEADERS = {
 
 ASSET_CACHE = "public, max-age=31536000, immutable"
 TERM_PREFIXES = ("term.",)
-"""The ``verdicts`` entries served with the page's strings: the game terms (cards, suits,
-characters, actions) the API's verdicts use, so the page names a card as a verdict does."""
+"""The ``verdicts`` entries served with the page's strings: the grammar of term phrases
+(``term.card.gnoming`` "a {value}", ``term.list_separator``…); the words are the glossary's."""
+AF_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 MIMETYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css",
              ".html": "text/html", ".json": "application/json", ".svg": "image/svg+xml",
@@ -150,8 +155,23 @@ def strings(lang: str):
 
 @cache
 def page_strings(lang: str) -> dict[str, str]:
-    """Every text the page shows in ``lang``: ``table`` ids and ``verdicts`` terms."""
+    """Every text the page shows in ``lang``, by id: the ``table`` domain (``table.…``), the
+    verdicts' phrase grammar (``term.…``), every glossary word (``glossary.<game>.<kind>.<id>``,
+    ``<game>`` a registry name or ``common``: ``glossary.coup.character.captain`` "Captain" /
+    "ကပ္ပတိန်"), every card's name as a verdict gives it (``card.<game>.<code>``: ``card.
+    all-fours.10H`` "the 10 of hearts" / "ဟတ် 10"; Gnoming's numbers are ``term.card.gnoming``)
+    and each suit as a verdict names it (``suit_name.<S>``)."""
     found = {m.id: m.string for m in catalog(lang, "table") if m.id and m.string}
     found.update({m.id: m.string for m in catalog(lang, "verdicts")
                   if m.id and m.string and m.id.startswith(TERM_PREFIXES)})
+    for game, stem in (("common", "common"), *STEMS.items()):
+        for kind, terms in load(stem).items():
+            found.update({f"glossary.{game}.{kind}.{i}": t.word(lang) for i, t in terms.items()})
+    suits = load("allfours")["suit"]
+    cards = {"all-fours": [r + s for s in suits for r in AF_RANKS],
+             "coup": list(load("coup")["character"]), "spy": list(load("spy")["card"]),
+             "gnoming": list(load("gnoming")["card"])}
+    for game, codes in cards.items():
+        found.update({f"card.{game}.{c}": card_name(game, c, lang) for c in (*codes, "unknown")})
+    found.update({f"suit_name.{s}": term("suit", "all-fours", s, lang) for s in suits})
     return found

@@ -12,7 +12,8 @@ The allow-list, in full:
   games' registry names (``all-fours``, ``coup``, ``gnoming``, ``spy``: the API's paths);
 - card notation, where a message says how to write a card (``10H``, ``QD``; Gnoming ``M``,
   ``H``) — what a client types, not a word;
-- :data:`PROTOCOL`: JSON's literals and the names of the HTTP protocol and text encodings.
+- :data:`PROTOCOL`: JSON's literals and the names of the HTTP protocol and text encodings;
+- ``QR`` (the table page's "QR code": the code's own name, as Burmese writes it).
 
 Everything else Latin inside a Burmese text is an English word left untranslated.
 """
@@ -39,7 +40,7 @@ PLAYERS = ("ana", "ben", "cy", "dee", "zed", "host", "__referee__", "unknown")
 PROTOCOL = ("true", "false", "null", "JSON", "UTF-8", "UTF-16", "ASCII", "Unicode", "NFC",
             "If-Match", "Idempotency-Key", "Authorization", "Bearer", "Transfer-Encoding",
             "chunked", "application/json", "charset", "CRLF", "RFC", "W", "GET", "POST",
-            "HTTP")
+            "HTTP", "QR")
 """JSON's literals and protocol names (HTTP headers and methods, media types, encodings,
 the API's path words) that stay as the protocol spells them."""
 LATIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[-+/.][A-Za-z0-9_]+)*")

@@ -6,7 +6,8 @@ no Latin-script word outside the allow-list (tests/i18n/burmese_text.py); the ot
 the glossary lists (`avoid`) appear nowhere; numerals are Western digits throughout; Coup's
 `awaiting` sentences keep the action hint the English gives; and the served answers —
 ``GET /v1/games/{game}/rules``, the games' descriptions and the verdicts of illegal actions
-sent to /validate — say the same under ``Accept-Language: my``."""
+sent to /validate — say the same under ``Accept-Language: my``.  The table page's own catalog
+(``table.po``, referee/table/static) is held to the same rules."""
 from __future__ import annotations
 
 import re
@@ -18,7 +19,7 @@ from referee.i18n.glossary import all_terms, lookup
 from referee.i18n.verdicts import GAME_OF_PREFIX, render
 from referee.registry import GAMES
 from referee.rulebook import FILES, book
-from tests.i18n.burmese_text import english_words, samples
+from tests.i18n.burmese_text import PLAYER_PARAMS, english_words, samples
 
 MY = {"Accept-Language": "my"}
 BURMESE_DIGIT = re.compile("[\u1040-\u1049]")
@@ -32,6 +33,7 @@ def _burmese_texts() -> dict[str, str]:
     """Every Burmese text the service can answer with, before parameters are filled in."""
     texts = {f"verdicts {m.id}": m.string for m in catalog("my", "verdicts") if m.id}
     texts.update({f"messages {m.id}": m.string for m in catalog("my", "messages") if m.id})
+    texts.update({f"table {m.id}": m.string for m in catalog("my", "table") if m.id})
     for game in FILES:
         rules = book(game)
         texts[f"{game} title"] = rules.title["my"]
@@ -71,9 +73,22 @@ def test_every_burmese_http_text_holds_no_english():
     assert found == {}
 
 
+def test_every_burmese_text_of_the_table_page_holds_no_english():
+    """The table page's words (table.po), with a player's name and numbers filled in."""
+    found = {}
+    for message in catalog("my", "table"):
+        if message.id:
+            text = _format(message.string, {n: "ana" if n in PLAYER_PARAMS else "3"
+                                            for n in placeholders(message.string)})
+            if english_words(text):
+                found[message.id] = english_words(text)
+    assert len(catalog("my", "table")) > 100
+    assert found == {}
+
+
 def test_the_rulebook_and_the_glossary_hold_no_english_in_burmese():
     rules = {key: english_words(text) for key, text in _burmese_texts().items()
-             if not key.startswith(("verdicts ", "messages "))}
+             if not key.startswith(("verdicts ", "messages ", "table "))}
     glossary = {(t.kind, t.id): english_words(t.word("my")) for t in all_terms()}
     assert {k: v for k, v in rules.items() if v} == {}
     assert {k: v for k, v in glossary.items() if v} == {}

@@ -17,15 +17,15 @@ def test_four_phones_play_a_coup_match_to_its_end(server, phone):
     host = phone()
     dialogs = []
     made = host_creates(host, server, "coup", ["ana", "ben", XSS])
-    assert all("#match=" in link and "&token=" in link for link in made["links"])
-    assert all("?" not in link for link in made["links"])  # the token is in no query or path
+    assert all("#match=" in link and "&code=" in link for link in made["links"])
+    assert all("?" not in link for link in made["links"])  # the code is in no query or path
     seats = []
     for link in made["links"]:
         seat = phone()
         seat.on("dialog", lambda d: dialogs.append(d.message))
         seat.goto(link)
         seat.locator(".live.live-ok").wait_for()
-        assert "token=" not in seat.url  # taken out of the address bar at once
+        assert "code=" not in seat.url  # taken out of the address bar at once
         assert seat.evaluate("Object.keys(sessionStorage)") == [
             f"referee.table.seat.{made['id']}"]
         assert seat.evaluate("Object.keys(localStorage)") in ([], ["referee.table.lang"])

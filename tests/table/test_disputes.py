@@ -28,7 +28,7 @@ def _to_the_play(server, phone, seat_langs):
     view = requests.get(f"{server}/v1/matches/{made['id']}", timeout=10).json()
     eldest = ana if view["to_move"] == ["ana"] else ben
     eldest.locator(".actions-panel button:enabled").first.click()  # stand (listed first)
-    wait_version([host, ana, ben], 2)
+    wait_version([host, ana, ben], 4)  # 1 created, 2-3 the seats claimed, 4 the stand
     return made, host, ana, ben, eldest
 
 
@@ -45,13 +45,13 @@ def test_a_card_tapped_out_of_turn_is_refused_with_its_rule(server, phone):
             in verdict.locator(".sentence").all_inner_texts())
     rule = requests.get(f"{server}/v1/games/all-fours/rules/AF-P1", timeout=10).json()
     assert verdict.locator(".rule-text").first.inner_text() == rule["text"]
-    assert version(other) == 2  # nothing was applied
+    assert version(other) == 4  # nothing was applied
 
 
 def test_the_verdict_and_the_rule_are_in_the_seat_s_language(server, phone):
     made, host, ana, ben, eldest = _to_the_play(server, phone, ["my", "my"])
     other = ben if eldest is ana else ana
-    other.get_by_role("group", name="သင့်ကတ်များ: ကစားရန် တစ်ကတ်ကို နှိပ်ပါ").get_by_role(
+    other.get_by_role("group", name="သင့်ကတ်များ: ကတ်ချရန် တစ်ကတ်ကို နှိပ်ပါ").get_by_role(
         "button").first.click()
     verdict = other.locator(".verdict")
     verdict.wait_for()
@@ -66,26 +66,26 @@ def test_a_rollback_is_proposed_voted_and_applied(server, phone):
     made = host_creates(host, server, "coup", ["ana", "ben"])
     seats = [_seat(phone, link) for link in made["links"]]
     tap_first_moves(seats, moves=2)
-    wait_version([host], 3)
-    host.select_option('[data-key="to-version"]', "1")
+    wait_version([host], 5)  # 2-3 the seats claimed, 4-5 the moves
+    host.select_option('[data-key="to-version"]', "3")
     host.fill('[data-key="reason"]', "ben meant to take foreign aid")
     host.click('[data-key="propose"]')
     for seat in seats:
         box = seat.get_by_role("region", name="Rollback proposed")
         box.wait_for()
         assert "ben meant to take foreign aid" in box.inner_text()
-        assert "Go back to version 1." in box.inner_text()
+        assert "Go back to version 3." in box.inner_text()
         assert seat.locator(".actions-panel button").count() == 0  # no move while pending
     seats[0].get_by_role("button", name="Approve").click()
-    wait_version([host, *seats], 5)
+    wait_version([host, *seats], 7)
     assert seats[0].get_by_role("button", name="Approve").count() == 0  # voted once
     seats[1].get_by_role("button", name="Approve").click()
-    wait_version([host, *seats], 6)
+    wait_version([host, *seats], 8)
     for page in (host, *seats):
         page.get_by_role("region", name="Rollback proposed").wait_for(state="detached")
     host.get_by_text("Event log").click()
     log = host.locator(".event-log").inner_text()
     assert "Rollback proposed" in log and "Rolled back" in log
     history = requests.get(f"{server}/v1/matches/{made['id']}", timeout=10).json()
-    assert history["version"] == 6 and history["rollback"] is None
+    assert history["version"] == 8 and history["rollback"] is None
     assert seats[0].locator(".actions-panel button:enabled").count() > 0  # ana moves again

@@ -37,21 +37,23 @@ def test_a_stream_survives_a_server_restart(phone, redis_url):
         ana = phone()
         ana.goto(made["links"][0])
         ana.locator(".live.live-ok").wait_for()
+        ben = requests.post(f"{base}/v1/matches/{made['id']}/claim", timeout=10,
+                            json={"code": kept["invites"]["ben"]}).json()["token"]
         ana.locator(".actions-panel button:enabled").first.click()
-        wait_version([host, ana], 2)
+        wait_version([host, ana], 4)  # 2-3 the seats claimed, 4 ana's move
     # the server is gone: both phones say so, and keep what they had
     for page in (host, ana):
         expect(page.locator(".live.reconnecting")).to_be_visible(timeout=20000)
-        assert version(page) == 2
+        assert version(page) == 4
     with gunicorn(port, env) as base:
         # ben moves while the phones are still away (through the API, his own token)
         legal = requests.get(f"{base}/v1/matches/{made['id']}/legal-actions", timeout=10,
-                             headers={"Authorization": f"Bearer {kept['seats']['ben']}"}).json()
+                             headers={"Authorization": f"Bearer {ben}"}).json()
         moved = requests.post(f"{base}/v1/matches/{made['id']}/actions", timeout=10, json={
             "action": legal["actions"][0]}, headers={
-            "Authorization": f"Bearer {kept['seats']['ben']}", "If-Match": '"2"'})
+            "Authorization": f"Bearer {ben}", "If-Match": '"4"'})
         assert moved.status_code == 200
-        wait_version([host, ana], 3, timeout=30)
+        wait_version([host, ana], 5, timeout=30)
         for page in (host, ana):
             expect(page.locator(".live.live-ok")).to_be_visible()
         events = requests.get(f"{base}/v1/matches/{made['id']}/events?after=0", timeout=10,
@@ -62,9 +64,9 @@ def test_a_stream_survives_a_server_restart(phone, redis_url):
         # the first turn's after it)
         expect(shown).to_have_count(len(events["events"]))
         assert [line.split(" · ")[1] for line in shown.all_inner_texts()] == [
-            "card chosen", "card chosen", "turn started"]
+            "Seat taken", "Seat taken", "card chosen", "card chosen", "turn started"]
         ana.locator(".actions-panel button:enabled").first.click()  # and play goes on
-        wait_version([host, ana], 4)
+        wait_version([host, ana], 6)
     client = redis_client(redis_url)
     for key in client.scan_iter(match=f"*{made['id']}*", count=1000):
         client.delete(key)

@@ -64,9 +64,11 @@ def test_the_page_s_words_come_from_the_catalogs(client):
     assert english["lang"] == "en" and burmese["lang"] == "my"
     assert english["strings"]["table.score.title"] == "All Fours trick sheet"
     assert burmese["strings"]["table.score.title"] == "လေးခုလုံး လှည့်ကွက်စာရွက်"
-    # the game terms are the verdicts' own (a card is named as a verdict names it)
-    assert english["strings"]["term.card.allfours"] == "the {rank} of {suit}"
-    assert burmese["strings"]["term.suit.H"] == "ဟတ်"
+    # the game terms are the glossary's, the cards named as a verdict names them
+    assert english["strings"]["card.all-fours.QH"] == "the queen of hearts"
+    assert burmese["strings"]["card.all-fours.QH"] == "ဟတ် ကွင်း"
+    assert burmese["strings"]["glossary.coup.concept.court deck"] == "ဗဟိုကတ်ထုပ်"
+    assert burmese["strings"]["glossary.common.role.host"] == "အိမ်ရှင်"
     assert set(english["strings"]) == set(burmese["strings"])
 
 

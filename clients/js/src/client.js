@@ -218,7 +218,8 @@ export class RefereeClient {
    * "revoked": the token was re-issued). Each connection trades the token for a stream ticket, so the token never goes in a URL, and
    * reads the SSE text from fetch's body (no EventSource needed); a lost connection (or a
    * server restarting) reconnects after 0.25, 0.5, 1, 2, 4, 4… s from the last event seen
-   * (`?after=`), and the server's "end" with reason "reconnect" at once. Each event is yielded
+   * (`?after=`), and the server's "end" with reason "reconnect" at once (`onStatus` is told
+   * "reconnecting", then "live" when messages flow again). Each event is yielded
    * once, in seq order, and each version's view once. Where fetch cannot stream a body (React
    * Native) it long-polls the events instead (`transport: "poll"` forces that).
    * @param {string} matchId

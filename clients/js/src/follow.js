@@ -19,6 +19,10 @@ export const RECONNECT_DELAYS = [250, 500, 1000, 2000, 4000];
  * @property {number} [idleTimeout] ms without a byte before the stream counts as lost (45000;
  *   the server beats every 15 s)
  * @property {AbortSignal} [signal] aborting it ends the iteration (no error)
+ * @property {(status: "live" | "reconnecting") => void} [onStatus] told "live" when a
+ *   connection delivers its first message (at the start and after each reconnection) and
+ *   "reconnecting" when a connection is lost or the server asks for a new one — so a page can
+ *   show that it is catching up (the messages missed meanwhile come after "live")
  */
 
 /**
@@ -29,10 +33,15 @@ export const RECONNECT_DELAYS = [250, 500, 1000, 2000, 4000];
  * @returns {AsyncGenerator<Message>}
  */
 export async function* follow(client, matchId, { token = null, after = 0, reconnects = 8,
-  transport = "auto", idleTimeout = 45000, signal } = {}) {
+  transport = "auto", idleTimeout = 45000, signal, onStatus } = {}) {
   const seen = { last: after, shown: null };
   let failures = 0;
   let poll = transport === "poll";
+  let status = null;
+  const tell = (now) => {
+    if (now !== status && onStatus) onStatus(now);
+    status = now;
+  };
   while (!signal?.aborted) {
     let lost = true; // unless the server asks us to reconnect (end, reason "reconnect")
     try {
@@ -48,8 +57,10 @@ export async function* follow(client, matchId, { token = null, after = 0, reconn
         const { event, data } = message;
         if (event === "end" && data.reason === "reconnect") {
           lost = false;
+          tell("reconnecting");
           break;
         }
+        tell("live");
         if (event === "event") {
           if (message.id === null || message.id <= seen.last) continue;
           seen.last = message.id;
@@ -68,6 +79,7 @@ export async function* follow(client, matchId, { token = null, after = 0, reconn
       throw new RefereeConnectionError("fetch cannot stream a response body here: use transport \"poll\"");
     }
     if (!lost || signal?.aborted) continue;
+    tell("reconnecting");
     failures += 1;
     if (failures > reconnects) {
       throw new RefereeConnectionError(`the stream of ${matchId} was lost ${failures} times in a row`);

@@ -83,6 +83,8 @@ export interface FollowOptions {
   idleTimeout?: number;
   /** Aborting it ends the iteration (without an error). */
   signal?: AbortSignal;
+  /** Told "live" when a connection delivers its first message, "reconnecting" when one is lost. */
+  onStatus?: (status: "live" | "reconnecting") => void;
 }
 
 export interface ClientOptions {

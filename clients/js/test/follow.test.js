@@ -138,3 +138,27 @@ test("where fetch gives no readable body (React Native) it long-polls, events be
   assert.ok(error instanceof RefereeConnectionError);
   assert.deepEqual([error.message, waits], ['fetch cannot stream a response body here: use transport "poll"', []]);
 });
+
+test("onStatus says live when messages flow and reconnecting when a connection is lost", async () => {
+  const { client } = scripted([
+    ev(1, 1) + view(1) + sse(null, "end", { version: 1, reason: "reconnect" }),
+    new TypeError("fetch failed"),
+    ev(2, 2) + view(2, true) + sse(null, "end", { version: 2, reason: "over" }),
+  ]);
+  const seen = [];
+  for await (const m of client.follow("m1", { token: "t", onStatus: (s) => seen.push(s) })) {
+    seen.push(m.event === "event" ? `event ${m.id}` : m.event);
+  }
+  assert.deepEqual(seen, ["live", "event 1", "view", "reconnecting", "live", "event 2", "view", "end"]);
+});
+
+test("claim trades a code for whichever seat it invites to", async () => {
+  const requests = [];
+  const client = new RefereeClient("http://referee.test", { fetch: async (url, init) => {
+    requests.push([new URL(url).pathname, init.method, JSON.parse(init.body)]);
+    return json({ id: "m1", player: "ben", token: "tok", version: 3, ttl: 60 });
+  } });
+  const answer = await client.claim("m 1", "K7M2-Q9XD-4HPA");
+  assert.equal(answer.player, "ben");
+  assert.deepEqual(requests, [["/v1/matches/m%201/claim", "POST", { code: "K7M2-Q9XD-4HPA" }]]);
+});

@@ -1,6 +1,7 @@
 // The table page (/table/): the URL fragment says whose screen this is.
-//   #match=<id>&token=<seat token>            a seat's screen (the link its QR code holds)
-//   #match=<id>&seat=<player>&code=<invite>   a seat claiming its place with an invite code
+//   #match=<id>&code=<invite code>            a seat's link (its QR code): the page trades the
+//                                              code for the seat's token (POST …/claim)
+//   #match=<id>&token=<seat token>            a seat's link after the host re-issued its token
 //   #host=<id>                                 the host's screen of a match it created here
 //   (nothing)                                  the host chooses a game and creates a match
 // Tokens never go in a URL the server sees: a fragment stays in the browser, and the page moves
@@ -23,9 +24,7 @@ async function route(page) {
   try {
     if (match) {
       let token = found.get("token");
-      if (!token && found.get("code")) {
-        token = (await api.claimSeat(match, found.get("seat"), found.get("code"))).token;
-      }
+      if (!token && found.get("code")) token = (await api.claim(match, found.get("code"))).token;
       if (token) {
         sessionStorage.setItem(`referee.table.seat.${match}`, token);
         history.replaceState(null, "", `#match=${encodeURIComponent(match)}`);

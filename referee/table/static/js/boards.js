@@ -2,7 +2,7 @@
 // view): nothing is worked out here, only shown. board(game, view, you) → nodes.
 import {card, cardButton} from "./cards.js";
 import {h} from "./dom.js";
-import {t} from "./strings.js";
+import {cardName, suitName, t, term} from "./strings.js";
 
 const list = (label, items) => h("div", {class: "hand", role: "group", "aria-label": label},
   h("span", {class: "muted"}, label, " "), ...items);
@@ -29,7 +29,7 @@ function allFours(v, you, pick) {
   const sides = Object.entries(v.score || {});
   const trick = v.trick || {cards: [], players: []};
   return [
-    h("p", {}, t("table.af.trump"), ": ", v.trump ? t(`term.suit_name.${v.trump}`) : "—",
+    h("p", {}, t("table.af.trump"), ": ", v.trump ? suitName(v.trump) : "—",
       " · ", t("table.af.kicks"), " ", ...(v.kicks || []).map((c) => card("all-fours", c)),
       " · ", t("table.af.dealer", {player: v.dealer})),
     h("table", {class: "score"}, h("caption", {}, t("table.score_title")),
@@ -75,12 +75,12 @@ function spy(v, you) {
       (base.exposed || []).includes(i) ? "exposed" : ""));
     cells.splice(base.spy_gap, 0, h("span", {class: "spy-mark", role: "img",
       "aria-label": t(`table.spy.spy_facing.${base.facing}`)},
-      base.facing === "left" ? "◀" : "▶", t("term.spy.spy")));
+      base.facing === "left" ? "◀" : "▶", term("spy", "card", "spy")));
     return h("li", {class: v.turn && v.turn.player === p ? "turn" : ""},
       h("strong", {}, p), p === you ? ` (${t("table.you")})` : "",
       (v.eliminated || []).includes(p) ? ` · ${t("table.spy.eliminated")}` : "",
       h("div", {class: "base", role: "group", "aria-label": t("table.spy.base", {player: p})}, ...cells),
-      base.target ? h("small", {class: "muted"}, t("table.spy.target"), ": ", t(`term.spy.${base.target}`)) : null);
+      base.target ? h("small", {class: "muted"}, t("table.spy.target"), ": ", cardName("spy", base.target)) : null);
   }))];
 }
 

@@ -1,7 +1,7 @@
 // Cards drawn as cards: All Fours with rank and suit symbol (never colour alone), Coup's
-// characters, Spy's base cards, Gnoming's values. Names come from the catalog's game terms.
+// characters, Spy's base cards, Gnoming's values. Names are the glossary's words, as the API's verdicts say them.
 import {h} from "./dom.js";
-import {cardName, t} from "./strings.js";
+import {cardName, term} from "./strings.js";
 
 export const SUIT_SYMBOLS = {C: "♣", D: "♦", H: "♥", S: "♠"};
 
@@ -9,9 +9,9 @@ export const SUIT_SYMBOLS = {C: "♣", D: "♦", H: "♥", S: "♠"};
 export function face(game, card) {
   if (card === null || card === "unknown" || card === "hidden") return "?";
   if (game === "all-fours") return card.slice(0, -1) + SUIT_SYMBOLS[card.slice(-1)];
-  if (game === "coup") return t(`table.face.${card}`);
-  if (game === "spy") return t(`term.spy.${card}`);
-  if (card === "M" || card === "H") return t(`table.face.gnoming.${card}`);
+  if (game === "coup") return term("coup", "character", card) ?? card;
+  if (game === "spy") return term("spy", "card", card) ?? card;
+  if (card === "M" || card === "H") return term("gnoming", "card", card);
   return card.replace("-", "−");
 }
 

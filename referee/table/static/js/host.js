@@ -7,8 +7,8 @@ import {board} from "./boards.js";
 import {h, replace, svg} from "./dom.js";
 import {actionsPanel, awaiting, createPlay, endBox, eventLine, gamePart, liveLine,
   rollbackBox, ruleTexts, scoreBoard, verdictBlock} from "./play.js";
-import {gameName} from "./seat.js";
-import {t} from "./strings.js";
+import {gameOf} from "./seat.js";
+import {gameName, modeName, t, term} from "./strings.js";
 import qrcode from "../vendor/qrcode-generator/qrcode.mjs";
 
 const keep = (id, kept) => sessionStorage.setItem(`referee.table.host.${id}`, JSON.stringify(kept));
@@ -23,8 +23,44 @@ export async function startSetup({root, page}) {
     s.names = Array.from({length: s.game.players.counts[0]}, () => "");
     s.options = Object.fromEntries(Object.entries(s.game.options).map(([k, o]) => [k, o.default]));
     s.rules = await ruleTexts(name);
+    s.bases = null;
     render();
   };
+
+  // Spy at a real table (SPY-S2): the players arrange their bases, so the referee needs where
+  // each Spy sits and which way it faces; the cards stay "unknown" until shown. How many cards
+  // a base holds is the service's: read from a dealt setup of the same players, not known here.
+  const spyTable = () => s.game && s.game.name === "spy" && s.mode === "table";
+  async function baseSize() {
+    const dealt = await api.setup("spy", names(), {seed: 1});
+    return dealt.bases[names()[0]].cards.length;
+  }
+  async function ensureBases() {
+    if (!spyTable()) return;
+    const size = await baseSize();
+    const before = s.bases || {};
+    s.bases = Object.fromEntries(names().map((p, i) => [p, {size,
+      spy_gap: Math.min((before[p] || Object.values(before)[i] || {}).spy_gap ?? 0, size),
+      facing: (before[p] || {}).facing || "left"}]));
+  }
+  function basesInput() {
+    if (!spyTable() || !s.bases) return null;
+    return h("fieldset", {"data-key": "spy-bases"}, h("legend", {}, t("table.spy.setup_title")),
+      h("p", {class: "muted"}, t("table.spy.setup_help")),
+      ...names().map((p, i) => {
+        const b = s.bases[p];
+        return h("div", {class: "field"}, h("strong", {}, p), " ",
+          h("label", {}, t("table.spy.gap"), " ", h("select", {"data-key": `gap-${i}`,
+            onchange: (e) => { b.spy_gap = Number(e.target.value); }},
+          ...Array.from({length: b.size + 1}, (_, g) => h("option", {value: g, selected: g === b.spy_gap}, g)))),
+          " ", h("label", {}, t("table.spy.facing"), " ", h("select", {"data-key": `facing-${i}`,
+            onchange: (e) => { b.facing = e.target.value; }},
+          ...["left", "right"].map((f) => h("option", {value: f, selected: f === b.facing},
+            term("spy", "facing", f) ?? f)))));
+      }));
+  }
+  const basesBody = () => (spyTable() && s.bases ? {bases: Object.fromEntries(Object.entries(s.bases)
+    .map(([p, b]) => [p, {cards: Array(b.size).fill("unknown"), spy_gap: b.spy_gap, facing: b.facing}]))} : {});
 
   function optionInput(name, o) {
     const key = `opt-${name}`;
@@ -57,10 +93,17 @@ export async function startSetup({root, page}) {
     const options = Object.fromEntries(Object.entries(s.options)
       .filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(s.game.options[k].default)));
     try {
-      const made = await api.createMatch({game: s.game.name, mode: s.mode, players: names(), options});
-      keep(made.id, {host_token: made.host_token, seats: made.seats, invites: made.invites || null});
+      const players = names();
+      const made = await api.createMatch({game: s.game.name, mode: s.mode, players, options,
+        open_seats: players, ...basesBody()});  // every seat open: its link carries an invite code, not a token
+      keep(made.id, {host_token: made.host_token, seats: made.seats || {},
+        invites: Object.fromEntries(Object.entries(made.invites || {}).map(([p, i]) => [p, i.code]))});
       location.hash = `host=${encodeURIComponent(made.id)}`;
     } catch (problem) { s.problem = problem; s.busy = false; render(); }
+  }
+
+  function refreshBases() {
+    ensureBases().then(render, (problem) => { s.problem = problem; render(); });
   }
 
   function render() {
@@ -74,16 +117,17 @@ export async function startSetup({root, page}) {
           ...s.games.map((x) => h("option", {value: x.name, selected: g && g.name === x.name}, x.title)))),
       g ? h("fieldset", {}, h("legend", {}, t("table.host.mode")), ...g.modes.map((mode) =>
         h("label", {}, h("input", {type: "radio", name: "mode", value: mode, "data-key": `mode-${mode}`,
-          checked: s.mode === mode, onchange: () => { s.mode = mode; }}), " ",
-          t(`table.mode.${mode}`)))) : null,
+          checked: s.mode === mode, onchange: () => { s.mode = mode; refreshBases(); }}), " ",
+          modeName(mode), " — ", t(`table.mode_hint.${mode}`)))) : null,
       g ? h("fieldset", {}, h("legend", {}, t("table.host.players")),
         h("label", {}, t("table.host.count"), " ", h("select", {"data-key": "count",
-          onchange: (e) => { s.names.length = Number(e.target.value); s.names = Array.from(s.names, (n) => n || ""); render(); }},
+          onchange: (e) => { s.names.length = Number(e.target.value); s.names = Array.from(s.names, (n) => n || ""); refreshBases(); }},
           ...g.players.counts.map((n) => h("option", {value: n, selected: n === s.names.length}, n)))),
         ...s.names.map((n, i) => h("label", {}, t("table.host.player_n", {n: i + 1}), " ",
           h("input", {type: "text", value: n, maxlength: 64, "data-key": `name-${i}`,
             placeholder: t("table.host.default_player", {n: i + 1}),
-            onchange: (e) => { s.names[i] = e.target.value; }})))) : null,
+            onchange: (e) => { s.names[i] = e.target.value; if (spyTable()) refreshBases(); }})))) : null,
+      basesInput(),
       g ? h("fieldset", {}, h("legend", {}, t("table.host.options")),
         ...Object.entries(g.options).map(([name, o]) => h("div", {class: "field"},
           h("label", {for: `opt-${name}`}, o.description), " ", optionInput(name, o),
@@ -116,19 +160,27 @@ export function qr(text, label) {
   svg("path", {d, fill: "#000"}));
 }
 
-/** Each seat's link: /table/#match=<id>&token=<token> (or &seat=&code= an invite code). */
+/** Each seat's link: /table/#match=<id>&code=<invite code> (the seat claims its token when
+ *  it opens it), or &token=<token> once the host has re-issued the seat's token. */
 function seatLink(id, player, kept) {
   const base = new URL("./", document.baseURI).href;
   const code = kept.invites && kept.invites[player];
-  return code ? `${base}#match=${encodeURIComponent(id)}&seat=${encodeURIComponent(player)}&code=${encodeURIComponent(code)}`
+  return code ? `${base}#match=${encodeURIComponent(id)}&code=${encodeURIComponent(code)}`
     : `${base}#match=${encodeURIComponent(id)}&token=${encodeURIComponent(kept.seats[player])}`;
 }
 
-function seatLinks(id, m, kept, announce) {
+/** Each seat: taken or still open (the view's open_seats), its link and QR code, copy and
+ *  share, and a new link (the seat's token re-issued: its old phone stops at once). The API
+ *  says which seats are claimed, not which phones are connected now. */
+function seatLinks(id, m, kept, {announce, reissue, busy}) {
+  const open = m.open_seats || [];
   return h("section", {"aria-label": t("table.host.links")}, h("h2", {}, t("table.host.links")),
     ...m.players.map((player, i) => {
       const link = seatLink(id, player, kept);
-      return h("details", {class: "seat-link"}, h("summary", {}, t("table.host.link_for", {player})),
+      const taken = !open.includes(player);
+      return h("details", {class: "seat-link"}, h("summary", {}, t("table.host.link_for", {player}),
+        " · ", h("span", {"data-key": `seat-state-${i}`, class: taken ? "taken" : "muted"},
+          t(taken ? "table.host.seat_taken" : "table.host.seat_open"))),
         qr(link, t("table.host.qr_for", {player})),
         h("p", {}, h("a", {href: link, "data-key": `link-${i}`}, t("table.host.open_link", {player}))),
         h("div", {class: "buttons"},
@@ -138,7 +190,9 @@ function seatLinks(id, m, kept, announce) {
           }}, t("table.host.copy")),
           navigator.share ? h("button", {type: "button", "data-key": `share-${i}`, onclick: () =>
             navigator.share({title: t("table.title"), text: t("table.host.share_text", {player}), url: link})
-              .catch(() => {})}, t("table.host.share")) : null));
+              .catch(() => {})}, t("table.host.share")) : null,
+          h("button", {type: "button", "data-key": `reissue-${i}`, disabled: busy,
+            onclick: () => reissue(player)}, t("table.host.reissue"))));
     }));
 }
 
@@ -146,7 +200,7 @@ function seatLinks(id, m, kept, announce) {
 export async function startHost({id, kept, root, page}) {
   const token = kept.host_token;
   const first = await api.readMatch(id, token);
-  const game = gameName(first);
+  const game = gameOf(first);
   const play = createPlay({id, token, game, onChange: () => render(), announce: page.status});
   const form = {to: null, reason: ""};
 
@@ -178,7 +232,7 @@ export async function startHost({id, kept, root, page}) {
     root.dataset.over = String(Boolean(m.outcome || m.over));
     replace(root, [
       liveLine(play.live),
-      h("h2", {}, t("table.host.title"), " · ", t(`table.game.${game}`), " · ", t(`table.mode.${m.mode}`)),
+      h("h2", {}, t("table.host.title"), " · ", gameName(game), " · ", modeName(m.mode)),
       h("p", {class: "awaiting", "aria-live": "polite"}, awaiting(m)),
       play.notice ? h("p", {class: "notice", role: "alert"}, play.notice) : null,
       play.verdict ? verdictBlock(play.verdict) : null,
@@ -189,7 +243,14 @@ export async function startHost({id, kept, root, page}) {
         keep(next.id, kept);
         location.hash = `host=${encodeURIComponent(next.id)}`;
       })}),
-      seatLinks(id, m, kept, page.status),
+      seatLinks(id, m, kept, {announce: page.status, busy: play.busy, reissue: (player) =>
+        play.run(async () => {
+          const answer = await api.reissueSeat(id, token, player);
+          kept.seats[player] = answer.token;
+          delete kept.invites[player];
+          keep(id, kept);
+          page.status(t("table.host.reissued", {player}));
+        })}),
       h("section", {"aria-label": t("table.table")}, board(game, gamePart(m), null)),
       actions.length || m.mode === "table" ? actionsPanel(game, actions, play.send,
         {busy: play.busy, showPlayer: true}) : null,

@@ -43,7 +43,12 @@ export function createPlay({id, token, game, onChange, announce}) {
   s.start = async () => {
     await s.refresh();
     stream = api.follow(id, token, {
-      onEvent: (event) => { s.events.push(event); },
+      onEvent: (event) => {
+        s.events.push(event);
+        // a seat invited, claimed or re-issued changes what the match read says about seats
+        // (open_seats), which the stream's view does not carry: read the match again
+        if (/^seat_/.test(event.type || "")) s.refresh().catch(() => {});
+      },
       onView: async (view) => { merge(view); await loadLegal(); onChange(); },
       onStatus: (status) => { s.live = status; onChange(); },
     });
@@ -117,7 +122,7 @@ export function fieldValue(game, name, value) {
 function label(game, action) {
   const parts = Object.entries(action).filter(([name]) => !PLAIN.has(name))
     .map(([name, value]) => [" · ", fieldValue(game, name, value)]);
-  return [actionName(action.type), ...parts];
+  return [actionName(game, action.type), ...parts];
 }
 
 /** Buttons for actions (the service's list), grouped by player and action type; a card
@@ -136,7 +141,7 @@ export function actionsPanel(game, actions, send, {busy = false, showPlayer = fa
       const fields = Object.keys(entries[0]).filter((name) => !PLAIN.has(name));
       const picker = fields.length === 1 && CARD_FIELDS.has(fields[0])
         && entries.every((a) => typeof a[fields[0]] === "string");
-      const title = `${showPlayer ? entries[0].player + " · " : ""}${actionName(entries[0].type)}`;
+      const title = `${showPlayer ? entries[0].player + " · " : ""}${actionName(game, entries[0].type)}`;
       return h("div", {class: picker ? "actions picker" : "actions", role: "group", "aria-label": title},
         showPlayer || picker ? h("strong", {}, title) : null,
         ...entries.map((action, i) => picker
@@ -170,7 +175,7 @@ export function liveLine(status) {
 export function eventLine(game, event) {
   const parts = Object.entries(event).filter(([name]) => CARD_FIELDS.has(name))
     .map(([name, value]) => [" ", fieldValue(game, name, value)]);
-  return [t("table.version_n", {n: event.version}), " · ", actionName(event.type),
+  return [t("table.version_n", {n: event.version}), " · ", actionName(game, event.type),
     event.player ? ` · ${event.player}` : "", ...parts];
 }
 

@@ -5,7 +5,7 @@ import * as api from "./api.js";
 import {card, packPicker} from "./cards.js";
 import {h, replace} from "./dom.js";
 import {problemBlock, startPage} from "./page.js";
-import {cardName, language, t} from "./strings.js";
+import {cardName, language, suitName, t} from "./strings.js";
 import {ruleTexts} from "./play.js";
 
 const BEGS = ["stand", "give_one", "run_pack"];
@@ -127,7 +127,7 @@ function resultView(r) {
       h("tr", {}, h("th", {scope: "row"}, side), h("td", {}, points),
         h("td", {}, t("table.score.total", {score: r.score[side]})))))),
     h("ul", {class: "reasons"},
-      h("li", {}, t("table.score.trump"), ": ", t(`term.suit_name.${r.trump}`)),
+      h("li", {}, t("table.score.trump"), ": ", suitName(r.trump)),
       holder(t("table.score.high"), r.high),
       holder(t("table.score.low"), r.low),
       r.jack ? h("li", {}, t("table.score.jack"), ": ",

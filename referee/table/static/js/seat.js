@@ -6,14 +6,14 @@ import {board} from "./boards.js";
 import {h, replace} from "./dom.js";
 import {actionsPanel, awaiting, createPlay, endBox, gamePart, liveLine, rollbackBox,
   scoreBoard, verdictBlock} from "./play.js";
-import {t} from "./strings.js";
+import {gameName, t} from "./strings.js";
 
-export const gameName = (m) => (typeof m.game === "string" ? m.game : m.game_name || gamePart(m).game);
+export const gameOf = (m) => (typeof m.game === "string" ? m.game : m.game_name || gamePart(m).game);
 
 /** Run the seat screen of match id with token in root. */
 export async function startSeat({id, token, root, page}) {
   const first = await api.readMatch(id, token);
-  const game = gameName(first);
+  const game = gameOf(first);
   const play = createPlay({id, token, game, onChange: () => render(), announce: page.status});
 
   // In the play, the seat's hand is a card picker whether or not it is its turn: the referee
@@ -28,7 +28,7 @@ export async function startSeat({id, token, root, page}) {
     root.dataset.over = String(Boolean(m.outcome || m.over));
     replace(root, [
       liveLine(play.live),
-      h("h2", {}, t("table.seat.title", {player: m.seat}), " · ", t(`table.game.${game}`)),
+      h("h2", {}, t("table.seat.title", {player: m.seat}), " · ", gameName(game)),
       h("p", {class: "awaiting", "aria-live": "polite"}, awaiting(m)),
       play.notice ? h("p", {class: "notice", role: "alert"}, play.notice) : null,
       play.verdict ? verdictBlock(play.verdict) : null,

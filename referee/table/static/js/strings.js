@@ -38,21 +38,39 @@ export function t(id, params = {}) {
 /** Whether the catalog has id (a term some builds lack). */
 export function has(id) { return id in words; }
 
-/** A card's full name, as the API's verdicts name it ("the 10 of hearts", "ဟတ် 10"). */
-export function cardName(game, card) {
-  if (card === "unknown" || card === "hidden" || card === null) return t("term.unknown");
-  if (game === "all-fours") {
-    const rank = card.slice(0, -1), suit = card.slice(-1);
-    const rankText = "JQKA".includes(rank) ? t(`term.rank.${rank}`) : rank;
-    return t("term.card.allfours", {rank: rankText, suit: t(`term.suit.${suit}`)});
+/** A glossary word: the term of kind and id in game's glossary, else the shared one ("common"),
+ *  the same word the API's verdicts use (referee/rulebook/glossary/*.yaml); null if neither. */
+export function term(game, kind, id) {
+  for (const where of [game, "common"]) {
+    const key = `glossary.${where}.${kind}.${id}`;
+    if (key in words) return words[key];
   }
-  if (game === "coup") return t(`term.character.${card}`);
-  if (game === "spy") return t(`term.spy.${card}`);
-  if (card === "M" || card === "H") return t(`term.gnoming.${card}`);
-  return t("term.card.gnoming", {value: card});
+  return null;
 }
 
-/** An action type's name ("Income", "Play a card"). */
-export function actionName(type) {
+/** A card's full name, as the API's verdicts name it ("the 10 of hearts", "ဟတ် 10"). */
+export function cardName(game, card) {
+  const code = card === "hidden" || card === null || card === undefined ? "unknown" : String(card);
+  const known = words[`card.${game}.${code}`];
+  if (known !== undefined) return known;
+  if (game === "gnoming" && /^-?\d+$/.test(code)) return t("term.card.gnoming", {value: code});
+  return code;
+}
+
+/** A suit as a verdict names it standing alone ("hearts", "ဟတ် ဝတ်စုံ"). */
+export function suitName(suit) { return t(`suit_name.${suit}`); }
+
+/** The name of a game ("All Fours") or a mode ("table mode"): the glossary's word. */
+export function gameName(game) { return term(null, "game", game) ?? game; }
+export function modeName(mode) { return term(null, "mode", mode) ?? mode; }
+
+const upper = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** An action or event type's name in game, as on a button ("Income", "ဝင်ငွေ"): the
+ *  glossary's action (or Spy's event) word; else the page's own word for what is no game
+ *  action (a rollback, a hand scored); else the type itself. */
+export function actionName(game, type) {
+  const word = term(game, "action", type) ?? term(game, "event", type);
+  if (word !== null) return upper(word);
   return has(`table.action.${type}`) ? t(`table.action.${type}`) : type.replaceAll("_", " ");
 }
