@@ -171,7 +171,7 @@ def test_the_refusals_speak_burmese(client):
                                            ["ben", "unknown"]))
     assert clash["errors"][0]["message"] == (
         f"'ace' နှင့် '\u0430\u0441\u0435' သည် တူလွန်းသည် ({LATIN_A} နှင့် {CYRILLIC_A} ကို "
-        "တစ်ခုနှင့်တစ်ခု မှားယွင်းထင်မှတ်နိုင်သည်၊ Unicode TS #39): ကစားသမားတစ်ဦးစီကို "
+        "တစ်ခုနှင့်တစ်ခု မှားယွင်းထင်မှတ်နိုင်သည်၊ Unicode နည်းပညာစံ #39): ကစားသမားတစ်ဦးစီကို "
         "အခြားသူများ မမှားနိုင်သော အမည် ပေးပါ။")
     assert clash["detail"] == "players: " + clash["errors"][0]["message"]
     assert mixed["errors"][0]["message"].startswith(
@@ -179,5 +179,5 @@ def test_the_refusals_speak_burmese(client):
         "နှင့် U+006E (LATIN SMALL LETTER N) (")
     assert mixed["detail"] == "players[1]: " + mixed["errors"][0]["message"]
     assert unknown["errors"][0]["message"] == (
-        "'unknown' ကို ကစားသမားအမည်အဖြစ် မသုံးနိုင်ပါ- \"unknown\" သည် ဒိုင်ကို မပြောရသေးသော "
-        "မှောက်ထားသောကတ်ကို ဆိုလိုသဖြင့် ထိုအမည်ရှိ ကစားသမားသည် ရှုပ်ထွေးစေမည် (COUP-X1)။")
+        "'unknown' ကို ကစားသမားအမည်အဖြစ် မသုံးနိုင်ပါ: \"unknown\" သည် ဒိုင်လူကြီးကို မပြောရသေးသော "
+        "မှောက်ထားသောကတ် (မသိသောကတ်) ကို ဆိုလိုသဖြင့် ထိုအမည်ရှိ ထိုင်ခုံသည် ရှုပ်ထွေးစေမည် (COUP-X1)။")

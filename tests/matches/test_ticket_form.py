@@ -55,7 +55,7 @@ def test_every_rewording_decodes_to_the_issued_content_yet_is_refused():
     ticket = issued["ticket"]
     role, expiry, _ = ticket.split(".")
     assert (role, expiry) == ("s1", str(1_700_000_000 + TICKET_SECONDS))
-    assert ticket_caller(record, ticket, now=1_700_000_000) == Caller(seat="ben")
+    assert ticket_caller(record, ticket, now=1_700_000_000) == Caller(seat="ben", credential="b" * 64)
     for reworded in rewordings(ticket):
         parts = reworded.strip().split(".")
         if len(parts) == 3 and parts[1].lstrip("+").isdigit():
