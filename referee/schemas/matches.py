@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, fields, validate
 
+from referee.schemas.common import ACTIONS_TEXT, GROUPS_TEXT, LegalActionGroupSchema
 from referee.schemas.envelope import EnvelopeSchema
 from referee.schemas.fastcheck import FastLoad
 from referee.schemas.seats import InviteCodeSchema
@@ -184,11 +185,14 @@ class MatchEventsSchema(Schema):
 
 
 class MatchLegalActionsSchema(Schema):
-    """The caller's legal actions now (the host: everyone's, host-only ones included); none,
-    and nobody to move, while a rollback is pending."""
+    """The caller's legal actions now (the host: everyone's, host-only ones included), as
+    ``actions`` (``?form=flat``, the default) or ``groups`` (``?form=grouped``); none, and
+    nobody to move, while a rollback is pending."""
 
     version = _VERSION
-    actions = List(fields.Dict(), required=True)
+    actions = List(fields.Dict(), metadata={"description": ACTIONS_TEXT})
+    groups = List(fields.Nested(LegalActionGroupSchema),
+                  metadata={"description": GROUPS_TEXT})
     to_move = List(fields.String(), required=True)
 
 
