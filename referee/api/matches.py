@@ -234,7 +234,9 @@ def events(query, match_id):
 
 _STREAM_DOC = {
     "description": "text/event-stream: `event: event` (id: seq, data: the event), `event: "
-                   "view` (data: version, to_move, over, rollback, view), `: heartbeat` "
+                   "view` (data: version, rollback and the match view's envelope: phase, "
+                   "to_move, awaiting, awaiting_message, score, outcome, over, view), "
+                   "`: heartbeat` "
                    "comments, and last `event: end` (data: version, reason over|gone|"
                    "revoked|reconnect; revoked: the token that opened it was re-issued)",
     "content": {"text/event-stream": {"schema": {
