@@ -113,8 +113,8 @@ def setup(game):
                                    "query.form"))
 def legal_actions(body, game, form="flat"):
     """Every legal action now, of ``player`` or of every player (``{"state", "player"?}``):
-    ``actions``, one entry each, or with ``?form=grouped`` ``groups``, one per action type
-    with each field's choices and the illegal combinations (for pickers:
+    ``actions``, one entry each, and with ``?form=grouped`` also ``groups``, one per action
+    type with each field's choices and the illegal combinations (for pickers:
     :mod:`referee.games.common.grouping`).
 
     ``player`` must be seated in the state (or one of the game's host actors, such as Coup's

@@ -361,8 +361,8 @@ def rematch(entered, match_id):
 @needs_token
 def legal_actions(match_id, form="flat"):
     """The calling seat's legal actions now (the host token: everyone's, host-only ones too):
-    ``actions``, or with ``?form=grouped`` ``groups`` (one per action type with each field's
-    choices and the illegal combinations, for pickers).  ``ETag`` is the version they are
+    ``actions`` and, with ``?form=grouped``, also ``groups`` (one per action type with each
+    field's choices and the illegal combinations, for pickers).  ``ETag`` is the version they are
     legal at (send it back as ``If-Match``).  422 naming ``query.form`` for another form."""
     svc, record, caller = _with_caller(match_id, required=True)
     return in_form(svc.legal_actions(record, caller), form), 200, _etag(record["version"])

@@ -82,16 +82,16 @@ class LegalActionGroupSchema(Schema):
                        "legal; never more than the legal actions the group stands for"})
 
 
-ACTIONS_TEXT = "every legal action now, one entry each (form=flat, the default)"
-GROUPS_TEXT = ("the legal actions grouped for pickers (form=grouped): expanding each group's "
-               "choices but its illegal combinations gives exactly the flat list")
+ACTIONS_TEXT = "every legal action now, one entry each (in both forms)"
+GROUPS_TEXT = ("with form=grouped only: the same legal actions grouped for pickers; expanding "
+               "each group's choices but its illegal combinations gives exactly actions")
 
 
 class LegalActionsResponseSchema(Schema):
-    """Every legal action now, as ``actions`` (``?form=flat``, the default) or ``groups``
-    (``?form=grouped``); ``to_move`` lists who may act."""
+    """Every legal action now (``actions``) and, with ``?form=grouped``, the same grouped for
+    pickers (``groups``); ``to_move`` lists who may act."""
 
-    actions = List(fields.Dict(), metadata={"description": ACTIONS_TEXT})
+    actions = List(fields.Dict(), required=True, metadata={"description": ACTIONS_TEXT})
     groups = List(fields.Nested(LegalActionGroupSchema),
                   metadata={"description": GROUPS_TEXT})
     to_move = List(fields.String(), required=True)

@@ -185,12 +185,12 @@ class MatchEventsSchema(Schema):
 
 
 class MatchLegalActionsSchema(Schema):
-    """The caller's legal actions now (the host: everyone's, host-only ones included), as
-    ``actions`` (``?form=flat``, the default) or ``groups`` (``?form=grouped``); none, and
-    nobody to move, while a rollback is pending."""
+    """The caller's legal actions now (the host: everyone's, host-only ones included) and,
+    with ``?form=grouped``, the same grouped for pickers (``groups``); none, and nobody to
+    move, while a rollback is pending."""
 
     version = _VERSION
-    actions = List(fields.Dict(), metadata={"description": ACTIONS_TEXT})
+    actions = List(fields.Dict(), required=True, metadata={"description": ACTIONS_TEXT})
     groups = List(fields.Nested(LegalActionGroupSchema),
                   metadata={"description": GROUPS_TEXT})
     to_move = List(fields.String(), required=True)

@@ -1,7 +1,8 @@
 """Legal actions for pickers (issue 22 item 3): ``?form=grouped`` on the stateless and the match
-``legal-actions`` gives one entry per action type with each field's choices and the illegal
-combinations; expanding it gives exactly the flat list (the default), in every game and both
-modes, over seeded random playouts like the conformance suite's.
+``legal-actions`` adds ``groups``, one entry per action type with each field's choices and the
+illegal combinations; expanding it gives exactly the flat list (``actions``, the default form's
+answer, which stays), in every game and both modes, over seeded random playouts like the
+conformance suite's.
 """
 from __future__ import annotations
 
@@ -60,7 +61,9 @@ def test_the_stateless_endpoint_answers_both_forms(client, game, mode):
         grouped = client.post(url + "?form=grouped", json={"state": state})
         assert flat.status_code == grouped.status_code == 200, grouped.get_json()
         assert list(flat.get_json()) == ["actions", "to_move"]
-        assert list(grouped.get_json()) == ["groups", "to_move"]
+        # grouped: the flat list stays (a client typed against it is not broken), plus groups
+        assert list(grouped.get_json()) == ["actions", "groups", "to_move"]
+        assert grouped.get_json()["actions"] == flat.get_json()["actions"]
         assert grouped.get_json()["to_move"] == flat.get_json()["to_move"]
         _check(flat.get_json()["actions"], grouped.get_json()["groups"])
         if engine.is_over(state):
@@ -78,7 +81,7 @@ def test_af_p1_a_table_seat_s_unknown_hand_is_one_play_with_51_cards(client, tab
     assert len(flat["actions"]) == 51 and {a["type"] for a in flat["actions"]} == {"play"}
     grouped = match.get("ben", "/legal-actions?form=grouped")
     assert grouped.status_code == 200 and grouped.headers["ETag"] == '"2"'
-    assert grouped.get_json() == {"version": 2, "groups": [{
+    assert grouped.get_json() == {"version": 2, "actions": flat["actions"], "groups": [{
         "type": "play", "player": "ben", "choices": {"card": [c for c in PACK if c != "9S"]},
         "illegal": []}], "to_move": ["ben"]}
 

@@ -95,9 +95,13 @@ def expand(groups: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def in_form(answer: dict[str, Any], form: str) -> dict[str, Any]:
     """A legal-actions answer (``{…, "actions", …}``) in ``form``: as it is (``flat``), or with
-    ``groups`` in the place of ``actions`` (``grouped``)."""
+    ``groups`` after ``actions`` (``grouped``; ``actions`` stays, the same flat list, so a
+    client that reads it, typed against the flat answer, is not broken)."""
     if form == "flat":
         return answer
-    return {("groups" if key == "actions" else key): (group(value) if key == "actions"
-                                                      else value)
-            for key, value in answer.items()}
+    out: dict[str, Any] = {}
+    for key, value in answer.items():
+        out[key] = value
+        if key == "actions":
+            out["groups"] = group(value)
+    return out
