@@ -13,9 +13,10 @@ and returns every :class:`Failure` it saw (it never stops at the first).  The pr
 - ``json-round-trip``: every state, view and event survives ``json.dumps``/``loads``;
 - ``snapshot-round-trip``: every state reached, as plain JSON, passes ``check_snapshot`` and
   gives the same legal actions;
-- ``no-leak``: no view but the referee's carries the seed, and no view changes when the
-  cards in the places the engine declares hidden from its viewer (``hidden_places``) are
-  exchanged among themselves (what a view depended on would change);
+- ``no-leak``: no view but the referee's carries the seed, and no view nor summary (the
+  match view's envelope: phase, awaiting, score, outcome) changes when the cards in the places
+  the engine declares hidden from its viewer (``hidden_places``) are exchanged among
+  themselves (what a view depended on would change);
 - ``info-set``: what a seat learns without moving depends only on what it may see — for each
   seat, ``legal_actions(state, seat)`` and the violations (rule, code, params, field) of a
   sample of that seat's actions, listed and unlisted, are the same on the state scrambled
@@ -266,6 +267,9 @@ def _check_views(engine, state, step, fail, rng=None) -> None:
             continue
         if changed:
             fail("no-leak", step, f"the view of {viewer} depends on a card hidden from it")
+        elif engine.summary(other, viewer) != engine.summary(state, viewer):
+            fail("no-leak", step, f"the summary (phase, awaiting, score, outcome) of {viewer} "
+                                  "depends on a card hidden from it")
         if viewer is not PUBLIC:
             _check_info_set(engine, state, other, viewer, step, fail, rng)
 

@@ -29,6 +29,15 @@ class LeaksTheHands(ToyEngine):
         return {k: v for k, v in state.items() if k != "seed"}
 
 
+class SummaryTellsTheDeck(ToyEngine):
+    """The views hide the deck, but the summary's score breakdown counts its high cards."""
+
+    def _summary(self, state, viewer):
+        told = super()._summary(state, viewer)
+        told["score"]["breakdown"] = {"high_in_deck": sum(c in "456" for c in state["deck"])}
+        return told
+
+
 class DrawDependsOnTheDeck(ToyEngine):
     """Lets a player draw only when the (face-down) top card of the deck is even: a legal
     action, and a refusal, that depend on a card no seat sees."""
@@ -137,6 +146,13 @@ def test_every_property_has_a_breaking_engine():
 @pytest.mark.parametrize("prop", sorted(BROKEN))
 def test_the_suite_reports_each_broken_property(prop):
     assert prop in _reported(BROKEN[prop]())
+
+
+def test_a_summary_that_depends_on_a_hidden_card_is_a_leak():
+    """The summary (the match view's envelope, issue 22) is checked like a view."""
+    failures = [f for seed in range(3) for f in playout(SummaryTellsTheDeck(), BODY, seed,
+                                                         Budget(steps=40))[0]]
+    assert any(f.prop == "no-leak" and "summary" in f.detail for f in failures)
 
 
 def test_the_toy_game_passes_the_whole_suite_in_both_modes():

@@ -16,7 +16,7 @@ from tests.toy.engine import ToyEngine
 ROOT = Path(__file__).resolve().parent.parent
 GAMES_DIR = ROOT / "referee" / "games"
 CORE = ("__init__", "vocabulary", "rules", "setup", "judge", "apply", "table", "snapshot",
-        "views", "engine")
+        "views", "summary", "engine")
 """The modules docs/adding-a-game.md says every game package has."""
 FORBIDDEN = ("flask", "flask_smorest", "werkzeug", "redis", "requests", "marshmallow")
 

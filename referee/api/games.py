@@ -15,10 +15,12 @@ from referee.api.parsing import Blueprint, json_object
 from referee.i18n.answers import localize_game, violation_answer
 from referee.matches.loading import game_entry, load_action, load_setup, load_state
 from referee.registry import GAMES
+from referee.games.common.grouping import in_form
 from referee.schemas.common import (ActionRequestSchema, ApplyResponseSchema, GameSchema,
-                                    LegalActionsRequestSchema, LegalActionsResponseSchema,
-                                    ReshuffleRequestSchema, ReshuffleResponseSchema,
-                                    SetupResponseSchema, ValidateResponseSchema)
+                                    LegalActionsQuerySchema, LegalActionsRequestSchema,
+                                    LegalActionsResponseSchema, ReshuffleRequestSchema,
+                                    ReshuffleResponseSchema, SetupResponseSchema,
+                                    ValidateResponseSchema)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="The registered games.  Each game's stateless endpoints (setup, "
@@ -105,21 +107,27 @@ def setup(game):
 
 @blp.route("/<game>/legal-actions", methods=["POST"])
 @blp.arguments(LegalActionsRequestSchema)
+@blp.arguments(LegalActionsQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, LegalActionsResponseSchema)
-@blp.alt_response(422, **_problems(_SNAPSHOT))
-def legal_actions(body, game):
-    """Every legal action now, of ``player`` or of every player (``{"state", "player"?}``).
+@blp.alt_response(422, **_problems(_SNAPSHOT + "; a form other than flat or grouped, naming "
+                                   "query.form"))
+def legal_actions(body, game, form="flat"):
+    """Every legal action now, of ``player`` or of every player (``{"state", "player"?}``):
+    ``actions``, one entry each, and with ``?form=grouped`` also ``groups``, one per action
+    type with each field's choices and the illegal combinations (for pickers:
+    :mod:`referee.games.common.grouping`).
 
     ``player`` must be seated in the state (or one of the game's host actors, such as Coup's
-    ``"host"`` who closes windows): 422 ``invalid-input`` naming ``player`` otherwise."""
+    ``"host"`` who closes windows): 422 ``invalid-input`` naming ``player`` otherwise; a
+    ``form`` other than ``flat`` or ``grouped``: 422 naming ``query.form``."""
     entry = game_entry(game)
     state = _snapshot(entry, body)
     player = body.get("player")
     if player is not None and player not in entry.host_actors and player not in state["players"]:
         raise Problem("invalid-input", f"{player!r} is not a player in this state.",
                       errors=[{"field": "player", "message": "not seated in this state"}])
-    return _written({"actions": entry.engine.legal_actions(state, player),
-                     "to_move": entry.engine.to_move(state)})
+    return _written(in_form({"actions": entry.engine.legal_actions(state, player),
+                             "to_move": entry.engine.to_move(state)}, form))
 
 
 @blp.route("/<game>/validate", methods=["POST"])

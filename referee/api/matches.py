@@ -21,7 +21,9 @@ from referee.api.errors import ProblemSchema
 from referee.matches.loading import document_order
 from referee.refusals import InvalidInput
 from referee.matches.service import MatchService
+from referee.games.common.grouping import in_form
 from referee.i18n.negotiation import language
+from referee.schemas.common import LegalActionsQuerySchema
 from referee.schemas.matches import (AuditSchema, EventsQuerySchema, MatchActedSchema,
                                      MatchActionSchema, MatchCreatedSchema, MatchCreateSchema,
                                      MatchEventsSchema, MatchLegalActionsSchema, MatchViewSchema,
@@ -232,7 +234,9 @@ def events(query, match_id):
 
 _STREAM_DOC = {
     "description": "text/event-stream: `event: event` (id: seq, data: the event), `event: "
-                   "view` (data: version, to_move, over, rollback, view), `: heartbeat` "
+                   "view` (data: version, rollback and the match view's envelope: phase, "
+                   "to_move, awaiting, awaiting_message, score, outcome, over, view), "
+                   "`: heartbeat` "
                    "comments, and last `event: end` (data: version, reason over|gone|"
                    "revoked|reconnect; revoked: the token that opened it was re-issued)",
     "content": {"text/event-stream": {"schema": {
@@ -351,14 +355,17 @@ def rematch(entered, match_id):
 
 
 @blp.route("/<match_id>/legal-actions")
+@blp.arguments(LegalActionsQuerySchema, location="query", as_kwargs=True)
 @blp.response(200, MatchLegalActionsSchema, headers=_ETAG_HEADER)
-@problems(401, 404)
+@problems(401, 404, 422)
 @needs_token
-def legal_actions(match_id):
-    """The calling seat's legal actions now (the host token: everyone's, host-only ones too).
-    ``ETag`` is the version they are legal at (send it back as ``If-Match``)."""
+def legal_actions(match_id, form="flat"):
+    """The calling seat's legal actions now (the host token: everyone's, host-only ones too):
+    ``actions`` and, with ``?form=grouped``, also ``groups`` (one per action type with each
+    field's choices and the illegal combinations, for pickers).  ``ETag`` is the version they are
+    legal at (send it back as ``If-Match``).  422 naming ``query.form`` for another form."""
     svc, record, caller = _with_caller(match_id, required=True)
-    return svc.legal_actions(record, caller), 200, _etag(record["version"])
+    return in_form(svc.legal_actions(record, caller), form), 200, _etag(record["version"])
 
 
 @blp.route("/<match_id>/audit")

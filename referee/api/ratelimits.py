@@ -4,7 +4,8 @@ stateless calls, per client IP and per token; and the client's IP behind a trust
 | budget | applies to | key | default |
 | --- | --- | --- | --- |
 | ``REFEREE_LIMIT_CREATE`` | ``POST /v1/matches`` | client IP | ``20/minute;200/hour`` |
-| ``REFEREE_LIMIT_MATCH_PER_TOKEN`` | every other ``/v1/matches/…`` call | token (a stream ticket: the token that minted it) | ``240/minute`` |
+| ``REFEREE_LIMIT_MATCH_PER_TOKEN`` | every other ``/v1/matches/…`` call with a token | token (a stream ticket: the token that minted it) | ``240/minute`` |
+| ``REFEREE_LIMIT_MATCH_PUBLIC`` | every other ``/v1/matches/…`` call without one | client IP and match | ``300/minute`` |
 | ``REFEREE_LIMIT_MATCH_PER_IP`` | every other ``/v1/matches/…`` call | client IP | ``1200/minute`` |
 | ``REFEREE_LIMIT_STATELESS_PER_IP`` | ``/v1/games/…`` | client IP, per worker process | ``3000/minute`` |
 | ``REFEREE_LIMIT_CLAIM`` | ``POST …/claim``, ``…/seats/{player}/claim``, ``…/host/token`` (a code is the credential) | client IP | ``20/minute;200/hour`` |
@@ -13,12 +14,18 @@ The claim budget is spent besides the match budgets: it is what makes guessing a
 hopeless (60 bits: at 200 guesses an hour against the at most 8 live codes of a match, one
 address has about one chance in 7·10¹⁴ an hour; :mod:`referee.matches.codes`).
 
-A call without a token counts against its IP's token budget too (the key is then the IP); a
-read with a stream ticket against the budget of the token that minted it (one budget per seat
-or host, however many tickets it mints and in whichever second: the ticket is checked
-against the match's record first, read before the counters for such a read; a ticket that is
-not one of this match's counts as no token).  A stream (``…/stream``) or long-poll
-(``…/events?wait=``) counts once when it opens, not per event or heartbeat it carries.
+A call with a token spends that token's budget; a read with a stream ticket the budget of the
+token that minted it (one budget per seat or host, however many tickets it mints and in
+whichever second: the ticket is checked against the match's record first, read before the
+counters for such a read).  A call with neither — a public read: a scoreboard, phones without
+a seat; a ticket that is not one of this match's counts as none — spends the public budget of
+its address and match instead, sized for a scoreboard polling the match once a second and
+four phones more behind the same address (:data:`DEFAULTS`; live readers should follow the
+stream, which counts once).  Every match call also spends its address's ``match-ip`` budget.
+A stream (``…/stream``) or long-poll (``…/events?wait=``) counts once when it opens, not per
+event or heartbeat it carries.  A 429 names the budget spent and what it is keyed by
+(``errors[0].field``: ``Authorization``, ``ticket`` or ``client``, the address).  The keys of
+each call are :mod:`referee.api.budget_keys`'.
 Every budget is kept in the store's Redis whatever its topology (:func:`storage`; in memory
 without Redis) but the stateless one.  The create budget is Flask-Limiter's, whose hooks run
 for ``POST /v1/matches`` only; the two budgets of every other match call are counted by
@@ -65,20 +72,22 @@ from limits import parse_many
 from limits.storage import RedisStorage
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from referee.api.budget_keys import (PUBLIC_SCOPE, blamed_field, ip_key, public_key,
+                                     ticket_keys, token_key)
 from referee.api.errors import problem_response
-from referee.matches.callers import token_hash
-from referee.matches.live import ticket_token_hash
 from referee.matches.service import MATCH_ID
 from referee.ops.logs import as_warning
-from referee.store import MatchNotFound, StoreUnavailable
+from referee.store import StoreUnavailable
 from referee.store.connect import limiter_storage
 
 log = logging.getLogger("referee.limits")
 
 DEFAULTS = {"LIMIT_CREATE": "20/minute;200/hour", "LIMIT_MATCH_PER_TOKEN": "240/minute",
-            "LIMIT_MATCH_PER_IP": "1200/minute", "LIMIT_STATELESS_PER_IP": "3000/minute",
-            "LIMIT_CLAIM": "20/minute;200/hour"}
-"""The budgets (``limits`` notation: ``count/period``, several joined by ``;``)."""
+            "LIMIT_MATCH_PUBLIC": "300/minute", "LIMIT_MATCH_PER_IP": "1200/minute",
+            "LIMIT_STATELESS_PER_IP": "3000/minute", "LIMIT_CLAIM": "20/minute;200/hour"}
+"""The budgets (``limits`` notation: ``count/period``, several joined by ``;``).  The public
+one: a scoreboard reading a match once a second (60 a minute) and four phones more doing the
+same behind one address."""
 
 CREATE_ENDPOINT = "matches.Matches"
 """flask-smorest's endpoint name of ``POST /v1/matches``."""
@@ -112,48 +121,6 @@ def storage(config: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     if not url:
         return "memory://", {}
     return limiter_storage(url, **options)
-
-
-def ip_key() -> str:
-    """The client's IP (``request.remote_addr``, rewritten by ``ProxyFix`` when trusted)."""
-    return f"ip:{request.remote_addr or '-'}"
-
-
-def token_key() -> str:
-    """The bearer token's budget key (:func:`budget_key_of`); the IP when the call has none.
-    A read with ``?ticket=`` is keyed by the token that minted the ticket instead
-    (:func:`ticket_key`).  A stream or long-poll is one request, so it counts once however
-    long it stays open."""
-    token = _bearer()
-    return budget_key_of(token_hash(token)) if token else ip_key()
-
-
-def budget_key_of(stored_hash: str) -> str:
-    """The token budget's key of the token whose SHA-256 hex is ``stored_hash`` (what a
-    match record stores of each token): the same for the token and its tickets."""
-    return "token:" + stored_hash[:32]
-
-
-def _bearer() -> str:
-    return request.headers.get("Authorization", "").partition(" ")[2].strip()
-
-
-def ticket_key(store: Any, match_id: str) -> tuple[str | None, dict[str, Any] | None]:
-    """For a read with ``?ticket=`` and no token: ``(key, record)``, the budget key of the
-    token that minted the ticket (:func:`referee.matches.live.ticket_token_hash`: one budget per seat
-    or host, whatever ticket) and the match's record, read for it; the key is the IP's when
-    the ticket is not one of this match's (forged, reworded, expired) and the record ``None``
-    when there is no such match.  ``(None, None)`` for any other call.  Raises
-    :class:`~referee.store.StoreUnavailable` when the store does not answer."""
-    ticket = request.args.get("ticket")
-    if not ticket or _bearer() or store is None:
-        return None, None
-    try:
-        record = store.load(match_id)
-    except MatchNotFound:
-        return ip_key(), None
-    stored_hash = ticket_token_hash(record, ticket)
-    return (ip_key() if stored_hash is None else budget_key_of(stored_hash)), record
 
 
 def quiet_swallowed(record: logging.LogRecord) -> bool:
@@ -232,11 +199,14 @@ class SharedBudgets:
         the record of match ``match_id``, read in the same round trip when the budgets are
         counted in the match store's Redis (:attr:`store`: ``load_along``), else ``None``.
         ``keys``: ``{scope: key}`` for budgets whose key is known already (a ticket's), used
-        instead of their key functions.  Storage errors propagate (the caller lets the
-        request through)."""
+        instead of their key functions.  A budget whose key is ``None`` is not spent (the
+        token budget by a public call, the public budget by a call with a token).  Storage
+        errors propagate (the caller lets the request through)."""
         keys = keys or {}
-        counters = [(scope, item, item.key_for(self.prefix, keys.get(scope) or key(), scope))
-                    for scope, items, key in self.budgets for item in items]
+        chosen = [(scope, items, keys[scope] if scope in keys else key())
+                  for scope, items, key in self.budgets]
+        counters = [(scope, item, item.key_for(self.prefix, key, scope))
+                    for scope, items, key in chosen if key is not None for item in items]
         counts, record = self._count(counters, match_id)
         for (scope, item, key), count in zip(counters, counts):
             if count > item.amount:
@@ -299,11 +269,20 @@ def _claim_budget(claiming: SharedBudgets) -> tuple[str, Any, int] | None:
 
 def breach_response(scope: str, item: Any, wait: int):
     """429 ``rate-limited``: the ``scope`` budget (``item``, a ``limits`` item) is spent for
-    ``wait`` more seconds; ``Retry-After`` and ``RateLimit-*`` say so."""
+    ``wait`` more seconds; the detail names that budget (the public one says the stream is the
+    way to read live), ``errors[0].field`` what it is keyed by (:func:`blamed_field`);
+    ``Retry-After`` and ``RateLimit-*`` say so."""
+    if scope == PUBLIC_SCOPE:
+        detail = (f"Too many requests without a token: the {scope} budget allows "
+                  f"{item.amount} requests to one match from one address every "
+                  f"{item.get_expiry()} seconds; retry in {wait} seconds, or follow the "
+                  "match's stream, which counts once.")
+    else:
+        detail = (f"Too many requests: the {scope} budget allows {item.amount} requests "
+                  f"every {item.get_expiry()} seconds; retry in {wait} seconds.")
     return problem_response(
-        "rate-limited", f"Too many requests: the {scope} budget allows {item.amount} requests "
-        f"every {item.get_expiry()} seconds; retry in {wait} seconds.",
-        errors=[{"field": "client", "message": f"{scope} budget spent"}],
+        "rate-limited", detail,
+        errors=[{"field": blamed_field(scope), "message": f"{scope} budget spent"}],
         headers={"Retry-After": str(wait), "RateLimit-Limit": str(item.amount),
                  "RateLimit-Remaining": "0", "RateLimit-Reset": str(wait),
                  "RateLimit-Policy": f'"{scope}";q={item.amount};w={item.get_expiry()}'})
@@ -368,6 +347,7 @@ def init_app(app: Flask, matches: Any, stateless: list,
     same_redis = config.get("REDIS_URL") and not config.get("RATELIMIT_STORAGE_URI")
     playing = SharedBudgets(limiter.storage, prefix, [
         ("match-token", config["LIMIT_MATCH_PER_TOKEN"], token_key),
+        (PUBLIC_SCOPE, config["LIMIT_MATCH_PUBLIC"], public_key),
         ("match-ip", config["LIMIT_MATCH_PER_IP"], ip_key)],
         store=app.extensions.get("referee.store") if same_redis else None)
     claiming = SharedBudgets(limiter.storage, prefix,
@@ -384,11 +364,11 @@ def init_app(app: Flask, matches: Any, stateless: list,
                     match_id is not None and not MATCH_ID.fullmatch(match_id)):
                 match_id = None  # a preflight reads no record: it is answered without one
             try:
-                key, record = ticket_key(store, match_id) if match_id else (None, None)
-                if key is None:
+                keys, record = ticket_keys(store, match_id) if match_id else (None, None)
+                if keys is None:
                     spent, record = playing.hit(match_id)
-                else:  # a ticket's read: its record is read already (for its key)
-                    spent, _ = playing.hit(None, {"match-token": key})
+                else:  # a ticket's read: its record is read already (for its keys)
+                    spent, _ = playing.hit(None, keys)
             except StoreUnavailable:
                 # The round trip that also reads the record failed: the match store is what
                 # does not answer, so answer its 503 now (one timeout), not after reading again.

@@ -16,7 +16,8 @@ Files (:func:`json_schemas`), per registered game ``<game>``:
 - ``<game>/<op>-request.json`` and ``<op>-result.json`` for each of the game's own endpoints
   (All Fours ``score``: the trick sheet; Gnoming ``score-round`` and ``score-game``);
 
-and ``problem.json``, the RFC 9457 problem body of every error.
+and ``problem.json``, the RFC 9457 problem body of every error, and ``match-view.json``, what
+``GET /v1/matches/{id}`` answers for every game (the envelope, one variant per game).
 """
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ def json_schemas(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     ``doc`` is an OpenAPI document from :func:`referee.contract.openapi.document`.  Raises
     ``KeyError`` if a component the files need is missing from it."""
     components = doc["components"]["schemas"]
-    out = {"problem.json": standalone(components, "Problem")}
+    out = {"problem.json": standalone(components, "Problem"),
+           "match-view.json": standalone(components, "MatchView")}
     for game, entry in GAMES.items():
         names = {"P": camel(game), "setup": schema_name(entry.schemas.SetupSchema),
                  "state": schema_name(entry.schemas.StateSchema)}

@@ -22,6 +22,9 @@ flask-smorest documents every blueprint's routes as they are registered (apispec
   operation as :data:`MATCH_SECURITY` says, so ``/docs`` can send a token (Authorize);
 - **match actions**: ``POST /v1/matches/{match_id}/actions``'s ``action`` is ``anyOf`` the games'
   ``<Game>Action`` unions (the match's game decides which one applies);
+- **match views**: ``MatchView`` is one variant per game told apart by ``game``, the shared
+  envelope around the game's own ``view`` and ``score.breakdown``
+  (:mod:`referee.contract.views`);
 - **limits**: 429 ``rate-limited`` (with ``Retry-After`` and ``RateLimit-*``) on every limited
   operation, 408 ``request-timeout`` on every operation with a body;
 - an ``operationId`` on every operation, a tag per game, unused components dropped, and
@@ -45,6 +48,7 @@ from flask import Flask
 from marshmallow import Schema
 
 from referee.api.errors import PROBLEM_MIMETYPE, PROBLEMS
+from referee.contract.views import register_view_schemas, type_match_views
 from referee.registry import GAMES
 
 GENERIC_OPERATIONS = ("setup", "legal-actions", "validate", "apply", "reshuffle")
@@ -172,6 +176,7 @@ def _build(spec) -> dict[str, Any]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         _register_game_schemas(spec)
+        register_view_schemas(spec, camel)
         doc = copy.deepcopy(spec.to_dict())
     clashes = [str(w.message) for w in caught if "Multiple schemas" in str(w.message)]
     if clashes:
@@ -179,6 +184,7 @@ def _build(spec) -> dict[str, Any]:
     schemas = doc["components"]["schemas"]
     for game in GAMES:
         _add_game_envelopes(schemas, game)
+    type_match_views(schemas, camel)
     _expand_generic_paths(doc)
     _type_match_actions(doc)
     _secure_match_operations(doc)

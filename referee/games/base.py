@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from referee.games.common.jsoncopy import json_copy
+from referee.games.common.summary import generic
 from referee.games.common.verdicts import (IllegalAction, ImpossibleState,  # noqa: F401
                                            InvalidSetup, Problems, RefereeError, Violation,
                                            violation)
@@ -128,6 +129,7 @@ class Engine:
     ``view(state, viewer)``       ``_view``
     ``reshuffle_hidden(state,     ``_working_copy``, ``_reshuffle_hidden`` (in place)
     seed)``
+    ``summary(state, viewer)``    ``_summary`` (phase, awaiting, score, outcome)
     ============================  ==========================================================
 
     Attributes:
@@ -257,6 +259,13 @@ class Engine:
         if work["mode"] != "table":
             self._reshuffle_hidden(work, seed)
         return work
+    def summary(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """What a match view's envelope says of the game for ``viewer`` (issue 22), the same
+        shape in every game (:mod:`referee.games.common.summary`): ``{"phase": str (``"over"``
+        once over), "awaiting": {"code", "params"} (what the game waits for), "score": the
+        running score, "outcome": None | {"winners", "sides", "reason": {"code", "params"}}}``.
+        Like a view it depends only on what ``viewer`` may see."""
+        return self._summary(self.checked(state), viewer)
 
     def hidden_places(self, state: dict[str, Any], viewer: str | None
                       ) -> Iterator[tuple[Any, tuple]]:
@@ -316,6 +325,9 @@ class Engine:
 
     def _view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         raise NotImplementedError
+
+    def _summary(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        return generic(self, state)  # a game that declares no summary of its own
 
     # --- shared helpers ------------------------------------------------------------------
     def resolve_options(self, given: dict[str, Any] | None) -> dict[str, Any]:

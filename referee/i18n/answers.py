@@ -3,6 +3,9 @@
 - :func:`localize_problem`: a problem body's ``title``, ``detail`` and field ``message``s;
 - :func:`localize_view`: a game view's ``awaiting`` message (``{"code", "params"}``, Coup)
   as its sentence, the message kept as ``awaiting_message``;
+- :func:`localize_summary`: a match view envelope's messages (issue 22): ``awaiting`` as its
+  sentence (the message kept as ``awaiting_message``), the outcome's ``reason`` with its
+  ``message``;
 - :func:`localize_event`: an event's messages (a field holding ``{"code", "params"}``, e.g.
   All Fours' ``game_over`` ``reason``) as sentences, each message kept as ``<field>_message``;
 - :func:`localize_game`: a game's description (``GET /v1/games``): its title from the
@@ -98,6 +101,21 @@ def localize_view(view: dict[str, Any], lang: str | None = None) -> dict[str, An
         return view
     return {**view, "awaiting": render(now["code"], now["params"], lang or language()),
             "awaiting_message": now}
+
+
+def localize_summary(summary: dict[str, Any], lang: str | None = None) -> dict[str, Any]:
+    """An engine's summary (:meth:`referee.games.base.Engine.summary`) as a match view shows it,
+    in ``lang`` (default the request's language): ``{"phase", "awaiting": sentence,
+    "awaiting_message": {"code", "params"}, "score", "outcome": None | {"winners", "sides",
+    "reason": {"code", "params", "message"}}}`` (the input is never modified)."""
+    lang = lang or language()
+    now, ended = summary["awaiting"], summary["outcome"]
+    if ended is not None:
+        reason = ended["reason"]
+        ended = {**ended, "reason": {**reason, "message": render(reason["code"],
+                                                                 reason["params"], lang)}}
+    return {"phase": summary["phase"], "awaiting": render(now["code"], now["params"], lang),
+            "awaiting_message": now, "score": summary["score"], "outcome": ended}
 
 
 def localize_event(ev: dict[str, Any], lang: str | None = None) -> dict[str, Any]:

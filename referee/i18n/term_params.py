@@ -20,6 +20,7 @@ TERM_PARAMS = {
     "card": "card", "cards": "card", "kick": "card", "suit": "suit", "trump": "suit",
     "led": "suit", "character": "character", "characters": "character",
     "claimed": "character", "action": "action", "doing": "doing", "target_points": "points",
+    "total_points": "points",
     "counts": "count", "card_name": "card_id", "names": "card_id", "holding": "card_id",
     "stage": "stage_id", "stages": "stage_id", "phase": "phase_id", "phases": "phase_id",
     "facing": "facing_id", "source": "source_id", "modes": "mode_id", "beg": "beg_id",

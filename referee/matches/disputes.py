@@ -32,7 +32,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.matches.callers import Caller, see
+from referee.matches.callers import Caller
+from referee.matches.envelope import envelope
 from referee.matches.history import Line, actions_of, line_at, replay, reshuffle_seed
 from referee.matches.idempotency import Once, once
 from referee.matches.loading import game_entry
@@ -200,13 +201,13 @@ def _commit(svc, record, caller, status: str, keyed: Once | None, changes, event
 
 def _outcome(record, numbered, caller: Caller, status: str) -> dict[str, Any]:
     """The answer: ``{"id", "version", "status", "rollback" (pending or None), "events" (this
-    step's, as the caller may see them), "view", "to_move", "over"}``."""
+    step's, as the caller may see them), then the envelope: "phase", "to_move" (empty while
+    the rollback is pending), "awaiting", "awaiting_message", "score", "outcome", "over",
+    "view"}`` (:func:`referee.matches.envelope.envelope`)."""
     entry = game_entry(record["game"])
     return {"id": record["id"], "version": record["version"], "status": status,
             "rollback": record.get("rollback"), "events": for_reader(numbered, caller.viewer),
-            "view": see(entry, record["state"], caller),
-            "to_move": entry.engine.to_move(record["state"]),
-            "over": entry.engine.is_over(record["state"])}
+            **envelope(entry, record, record["state"], caller)}
 
 
 def _crosses_scoring(events: list[dict[str, Any]], undone_versions: set[int]) -> bool:

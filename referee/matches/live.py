@@ -7,7 +7,8 @@ then the reader's view; afterwards, whenever the match changes, its new events a
 again.  Messages:
 
 - ``event: event`` with ``id: <seq>`` and ``data:`` the event (as ``GET …/events`` gives it);
-- ``event: view`` (no ``id``): ``{"version", "to_move", "over", "rollback", "view"}``, the
+- ``event: view`` (no ``id``): ``{"version", "rollback", "phase", "to_move", "awaiting",
+  "awaiting_message", "score", "outcome", "over", "view"}`` (the match view's envelope), the
   reader's view after the events before it;
 - ``: heartbeat`` comment lines every ``heartbeat`` seconds while nothing happens;
 - ``event: end`` (last, then the stream closes): ``{"version", "reason"}``, ``reason``
@@ -51,7 +52,8 @@ from typing import Any, Iterator
 from referee.i18n import DEFAULT
 from referee.i18n.negotiation import speaking
 from referee.matches.loading import game_entry
-from referee.matches.callers import Caller, see, still_holds
+from referee.matches.callers import Caller, still_holds
+from referee.matches.envelope import envelope
 from referee.matches.service import rollback_view, stored
 from referee.matches.reading import for_reader
 from referee.refusals import NotFound, Refusal, Unauthorized
@@ -144,11 +146,12 @@ def sse(data: dict[str, Any], event: str, event_id: int | None = None) -> str:
 
 
 def reader_view(record: dict[str, Any], caller: Caller) -> dict[str, Any]:
-    """``{"version", "to_move", "over", "rollback", "view"}`` of ``record`` for ``caller``."""
+    """``{"version", "rollback", "phase", "to_move", "awaiting", "awaiting_message", "score",
+    "outcome", "over", "view"}`` of ``record`` for ``caller`` (the match view's envelope,
+    :func:`referee.matches.envelope.envelope`)."""
     entry = game_entry(record["game"])
-    return {"version": record["version"], "to_move": entry.engine.to_move(record["state"]),
-            "over": entry.engine.is_over(record["state"]), "rollback": rollback_view(record),
-            "view": see(entry, record["state"], caller)}
+    return {"version": record["version"], "rollback": rollback_view(record),
+            **envelope(entry, record, record["state"], caller)}
 
 
 def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbeat: float,

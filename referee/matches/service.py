@@ -21,6 +21,7 @@ import secrets
 from typing import Any, Callable
 
 from referee.matches.callers import Caller, authorize, identify, see
+from referee.matches.envelope import envelope, movers
 from referee.games.base import CheckedState
 from referee.matches.history import action_entry, actions_of, line_at
 from referee.matches.idempotency import Once, once, replay
@@ -200,14 +201,16 @@ class MatchService:
         return identify(record, authorization, required)
 
     def view(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
-        """The match as ``caller`` may see it (seat view, public view or referee view)."""
+        """The match as ``caller`` may see it: id, game, mode, version, players, commitment,
+        ``role``, ``seat``, the pending ``rollback``, the ``rematch``, then the envelope
+        (:func:`referee.matches.envelope.envelope`: phase, to_move, awaiting, score, outcome,
+        over) around the game's seat, public or referee ``view``."""
         entry = game_entry(record["game"])
         state = entry.engine.checked(record["state"])
         return {**_public(record), "open_seats": open_seats(record),
                 "role": caller.role, "seat": caller.seat,
-                "to_move": entry.engine.to_move(state), "over": entry.engine.is_over(state),
                 "rollback": rollback_view(record), "rematch": record.get("rematch"),
-                "view": see(entry, state, caller)}
+                **envelope(entry, record, state, caller)}
 
     def events(self, record: dict[str, Any], caller: Caller, after: int) -> dict[str, Any]:
         """The logged events with ``seq`` > ``after`` that ``caller`` may see, each once
@@ -225,14 +228,15 @@ class MatchService:
     def legal_actions(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
         """The caller's legal actions now; the host gets everyone's (host-only included).
         While a rollback is pending none (every action answers 409 ``rollback-pending`` until
-        the seats decide it): ``actions`` is empty, ``to_move`` still says whose move the
-        game waits for."""
-        engine = game_entry(record["game"]).engine
+        the seats decide it): ``actions`` and ``to_move`` are empty, as in the match view
+        (:func:`referee.matches.envelope.movers`)."""
+        entry = game_entry(record["game"])
+        engine = entry.engine
         player = None if caller.host else caller.seat
         state = engine.checked(record["state"])
         actions = [] if record.get("rollback") else engine.legal_actions(state, player)
         return {"version": record["version"], "actions": actions,
-                "to_move": engine.to_move(state)}
+                "to_move": movers(entry, record, state)}
 
     def audit(self, record: dict[str, Any]) -> dict[str, Any]:
         """Seed, setup body, the ``steps`` that made the final state (replay them: actions
@@ -290,8 +294,7 @@ class MatchService:
             # the fields of MatchActedSchema in its order: the API writes this as it is
             return {"id": record["id"], "version": new["version"],
                     "events": for_reader(numbered, caller.viewer),
-                    "view": see(entry, state, caller),
-                    "to_move": entry.engine.to_move(state), "over": entry.engine.is_over(state)}
+                    **envelope(entry, new, state, caller)}
         return self.commit_answer(record, {"state": state}, events, action_entry(0, action),
                                   respond, keyed, expected)
 

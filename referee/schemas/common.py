@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from referee.games.common.grouping import FORMS
 from referee.schemas.fastcheck import FastLoad
 from referee.schemas.fields import List, PlayerName, Seed
 
@@ -56,10 +57,43 @@ class SetupResponseSchema(Schema):
     events = List(fields.Dict(), required=True)
 
 
-class LegalActionsResponseSchema(Schema):
-    """Every legal action now; ``to_move`` lists who may act."""
+class LegalActionsQuerySchema(Schema):
+    """``?form=``: ``flat`` (the default: one entry per legal action) or ``grouped`` (one entry
+    per action type, with the choices of each field and the illegal combinations)."""
 
-    actions = List(fields.Dict(), required=True)
+    form = fields.String(load_default="flat", validate=validate.OneOf(FORMS), metadata={
+        "description": "flat (default): actions, one per legal action; grouped: groups, one "
+                       "per action type with each field's choices (for pickers)"})
+
+
+class LegalActionGroupSchema(Schema):
+    """Legal actions of one type, player and set of fields, for a picker: every combination of
+    ``choices`` (one value per field) is legal but those in ``illegal``
+    (:mod:`referee.games.common.grouping`)."""
+
+    type = fields.String(required=True)
+    player = fields.String(required=True, allow_none=True)
+    choices = fields.Dict(keys=fields.String(), values=List(fields.Raw()), required=True,
+                          metadata={"description": "field -> its legal values (e.g. card: "
+                                    "[...], target: [...]); empty for an action without "
+                                    "fields"})
+    illegal = List(fields.Dict(), required=True, metadata={
+        "description": "the combinations of choices ({field: value, ...}) that are not "
+                       "legal; never more than the legal actions the group stands for"})
+
+
+ACTIONS_TEXT = "every legal action now, one entry each (in both forms)"
+GROUPS_TEXT = ("with form=grouped only: the same legal actions grouped for pickers; expanding "
+               "each group's choices but its illegal combinations gives exactly actions")
+
+
+class LegalActionsResponseSchema(Schema):
+    """Every legal action now (``actions``) and, with ``?form=grouped``, the same grouped for
+    pickers (``groups``); ``to_move`` lists who may act."""
+
+    actions = List(fields.Dict(), required=True, metadata={"description": ACTIONS_TEXT})
+    groups = List(fields.Nested(LegalActionGroupSchema),
+                  metadata={"description": GROUPS_TEXT})
     to_move = List(fields.String(), required=True)
 
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, fields, validate
 
+from referee.schemas.common import ACTIONS_TEXT, GROUPS_TEXT, LegalActionGroupSchema
+from referee.schemas.envelope import EnvelopeSchema
 from referee.schemas.fastcheck import FastLoad
 from referee.schemas.seats import InviteCodeSchema
 from referee.schemas.fields import (AsciiInteger, List, MAX_PLAYERS, Mode, NAME_PATTERN,
@@ -77,29 +79,32 @@ class MatchCreatedSchema(Schema):
                                                   "match expires"})
 
 
-class MatchViewSchema(Schema):
-    """What the caller may see of a match: its seat view, the public view (no token) or the
-    referee view (host token; never the seed)."""
+class _MatchHeadSchema(Schema):
+    """The match fields of :class:`MatchViewSchema`, before its envelope."""
 
     id = fields.String(required=True)
-    game = fields.String(required=True)
+    game = fields.String(required=True, metadata={"description": "the match's game: it "
+                                                  "decides the shape of view and "
+                                                  "score.breakdown"})
     mode = fields.String(required=True)
     version = _VERSION
-    role = fields.String(required=True, validate=validate.OneOf(["seat", "public", "host"]))
-    seat = fields.String(allow_none=True, required=True)
     players = List(fields.String(), required=True)
+    commitment = fields.String(required=True)
     open_seats = List(fields.String(), required=True, metadata={
         "description": "seats nobody has claimed yet (no token acts for them)"})
-    to_move = List(fields.String(), required=True)
-    over = fields.Boolean(required=True)
-    commitment = fields.String(required=True)
+    role = fields.String(required=True, validate=validate.OneOf(["seat", "public", "host"]))
+    seat = fields.String(allow_none=True, required=True)
     rollback = fields.Dict(allow_none=True, required=True, metadata={
         "description": "the pending rollback proposal (proposal, to_version, reason, "
                        "approval, crosses_scoring, undone, approved_by, rejected_by), or null"})
     rematch = fields.String(allow_none=True, required=True, metadata={
         "description": "the id of this finished match's rematch, once started"})
-    view = fields.Dict(required=True, metadata={"description": "the game's view for this "
-                                                "reader (see the game's views module)"})
+
+
+class MatchViewSchema(EnvelopeSchema, _MatchHeadSchema):
+    """What the caller may see of a match: the match, then the envelope every game shares
+    (phase, to_move, awaiting, score, outcome, over) around the game's own view — a seat's
+    view, the public view (no token) or the referee view (host token; never the seed)."""
 
 
 class MatchActionSchema(FastLoad, Schema):
@@ -113,16 +118,18 @@ class MatchActionSchema(FastLoad, Schema):
         "description": "the version the action was chosen at; or send If-Match: \"<version>\""})
 
 
-class MatchActedSchema(Schema):
-    """The applied action's outcome as the acting token sees it."""
+class _ActedHeadSchema(Schema):
+    """The fields of :class:`MatchActedSchema` before its envelope."""
 
     id = fields.String(required=True)
     version = _VERSION
     events = List(fields.Dict(), required=True, metadata={
         "description": "this action's events the caller may see, each with seq and version"})
-    view = fields.Dict(required=True)
-    to_move = List(fields.String(), required=True)
-    over = fields.Boolean(required=True)
+
+
+class MatchActedSchema(EnvelopeSchema, _ActedHeadSchema):
+    """The applied action's outcome as the acting token sees it: the new version, its events,
+    and the match view's envelope around the caller's view."""
 
 
 _AFTER = AsciiInteger(load_default=0, validate=validate.Range(0, MAX_SEQ), metadata={
@@ -178,11 +185,14 @@ class MatchEventsSchema(Schema):
 
 
 class MatchLegalActionsSchema(Schema):
-    """The caller's legal actions now (the host: everyone's, host-only ones included); none
-    while a rollback is pending."""
+    """The caller's legal actions now (the host: everyone's, host-only ones included) and,
+    with ``?form=grouped``, the same grouped for pickers (``groups``); none, and nobody to
+    move, while a rollback is pending."""
 
     version = _VERSION
-    actions = List(fields.Dict(), required=True)
+    actions = List(fields.Dict(), required=True, metadata={"description": ACTIONS_TEXT})
+    groups = List(fields.Nested(LegalActionGroupSchema),
+                  metadata={"description": GROUPS_TEXT})
     to_move = List(fields.String(), required=True)
 
 
@@ -213,8 +223,8 @@ class RollbackVoteSchema(Schema):
         "description": "true approves, false rejects"})
 
 
-class RollbackResultSchema(Schema):
-    """What a rollback step did, as the calling token sees it."""
+class _RollbackHeadSchema(Schema):
+    """The fields of :class:`RollbackResultSchema` before its envelope."""
 
     id = fields.String(required=True)
     version = _VERSION
@@ -223,9 +233,11 @@ class RollbackResultSchema(Schema):
     rollback = fields.Dict(allow_none=True, required=True, metadata={
         "description": "the proposal still pending, or null"})
     events = List(fields.Dict(), required=True)
-    view = fields.Dict(required=True)
-    to_move = List(fields.String(), required=True)
-    over = fields.Boolean(required=True)
+
+
+class RollbackResultSchema(EnvelopeSchema, _RollbackHeadSchema):
+    """What a rollback step did, as the calling token sees it, and the match view's envelope
+    (``to_move`` empty while the proposal is pending)."""
 
 
 class RematchRequestSchema(Schema):

@@ -82,6 +82,81 @@ def test_the_match_budget_per_ip_holds_whatever_the_tokens():
     assert client.get(url, **from_ip("10.0.0.9")).status_code == 200
 
 
+def _problem_field(response) -> str:
+    return response.get_json()["errors"][0]["field"]
+
+
+def test_public_reads_spend_their_own_budget_per_address_and_match():
+    """Reads without a token (a scoreboard, phones without a seat) spend the match-public
+    budget of their address and match — not a token's — and its 429 says so."""
+    client = limited(LIMIT_MATCH_PUBLIC="3/minute", LIMIT_MATCH_PER_TOKEN="2/minute")
+    created = client.post("/v1/matches", json=SPY).get_json()
+    other = client.post("/v1/matches", json=SPY).get_json()
+    url = f"/v1/matches/{created['id']}"
+    for path in ("", "/events", "/events?after=0"):
+        assert client.get(url + path).status_code == 200
+    spent = client.get(url)
+    assert_429(spent, "match-public", 3)
+    assert _problem_field(spent) == "client"
+    assert spent.get_json()["errors"][0]["message"] == "match-public budget spent"
+    assert "without a token" in spent.get_json()["detail"]
+    assert "stream" in spent.get_json()["detail"]  # live readers: follow the stream
+    assert client.get(f"/v1/matches/{other['id']}").status_code == 200  # another match
+    assert client.get(url, **from_ip("10.0.0.5")).status_code == 200  # another address
+    ana = {"Authorization": f"Bearer {created['seats']['ana']}"}
+    assert client.get(url, headers=ana).status_code == 200  # a seat has its own budget
+
+
+def test_a_token_s_429_names_the_token_budget_and_authorization():
+    client = limited(LIMIT_MATCH_PER_TOKEN="1/minute", LIMIT_MATCH_PUBLIC="1/minute")
+    created = client.post("/v1/matches", json=SPY).get_json()
+    url = f"/v1/matches/{created['id']}"
+    ana = {"Authorization": f"Bearer {created['seats']['ana']}"}
+    assert client.get(url, headers=ana).status_code == 200
+    spent = client.get(url, headers=ana)
+    assert_429(spent, "match-token", 1)
+    assert _problem_field(spent) == "Authorization"
+    assert spent.get_json()["detail"].startswith("Too many requests: the match-token budget")
+    assert client.get(url).status_code == 200  # the public budget is another one
+
+
+def test_a_ticket_s_429_names_the_ticket_and_a_forged_one_reads_as_public():
+    client = limited(LIMIT_MATCH_PER_TOKEN="2/minute", LIMIT_MATCH_PUBLIC="1/minute")
+    created = client.post("/v1/matches", json=SPY).get_json()
+    url = f"/v1/matches/{created['id']}"
+    ticket = client.post(url + "/stream-tickets", headers={  # ben's token: 1 of 2
+        "Authorization": f"Bearer {created['seats']['ben']}"}).get_json()["ticket"]
+    assert client.get(f"{url}/events?ticket={ticket}").status_code == 200  # ben's: 2 of 2
+    spent = client.get(f"{url}/events?ticket={ticket}")
+    assert_429(spent, "match-token", 2)
+    assert _problem_field(spent) == "ticket"
+    forged = f"{url}/events?ticket=h.9999999999.{'0' * 64}"  # no ticket of this match
+    assert client.get(forged).status_code == 401  # public budget: 1 of 1 (then refused)
+    assert_429(client.get(forged), "match-public", 1)
+
+
+def test_the_default_public_budget_holds_a_scoreboard_and_four_phones_on_one_address():
+    """A scoreboard reading the match once a second and four phones doing the same behind one
+    home connection: 300 public reads of one match in a minute pass with the defaults; the
+    next is the public budget's 429, while the seats still read (their own budgets)."""
+    client = limited()
+    created = client.post("/v1/matches", json=SPY).get_json()
+    url = f"/v1/matches/{created['id']}"
+    assert [client.get(url).status_code for _ in range(5 * 60)] == [200] * 300
+    assert_429(client.get(url), "match-public", 300)
+    assert client.get(url, headers={"Authorization": f"Bearer {created['seats']['ana']}"}
+                      ).status_code == 200
+
+
+def test_the_public_429_is_burmese_too():
+    client = limited(LIMIT_MATCH_PUBLIC="1/minute")
+    created = client.post("/v1/matches", json=SPY).get_json()
+    url = f"/v1/matches/{created['id']}"
+    assert client.get(url).status_code == 200
+    spent = client.get(url, headers={"Accept-Language": "my"}).get_json()
+    assert spent["detail"].startswith("token မပါသော တောင်းဆိုချက် များလွန်းသည်- match-public")
+
+
 def test_the_stateless_budget_is_per_ip_and_health_is_exempt():
     client = limited(LIMIT_STATELESS_PER_IP="3/minute")
     assert [client.get("/v1/games/spy").status_code for _ in range(3)] == [200] * 3

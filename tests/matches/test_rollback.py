@@ -62,9 +62,15 @@ def test_digital_every_seat_approves_then_the_state_of_the_version_returns(clien
     assert pending["to_version"] == 3 and pending["approval"] == "all"
     assert [u["version"] for u in pending["undone"]] == [4, 5, 6, 7]
     assert all(set(u) == {"version", "type", "player"} for u in pending["undone"])  # no cards
-    # While it is pending nobody moves, and no action is listed as legal; a client still at
-    # version 7 is stale.
-    assert game.legal(who) == [] and who in game.read("host")["to_move"]
+    # While it is pending nobody moves: no action is listed as legal, nobody is to move
+    # (issue 22: the view, the proposal's answer and legal-actions agree), the match waits
+    # for the vote; a client still at version 7 is stale.
+    seen = game.read(who)
+    assert game.legal(who) == [] and seen["to_move"] == [] and body["to_move"] == []
+    assert seen["awaiting"] == ("A return to version 3 is proposed: no move is made until "
+                                "the seats decide it.")
+    assert seen["awaiting_message"] == {"code": "match.now.rollback",
+                                        "params": {"to_version": 3}}
     assert game.act(who, action, version=8).get_json()["type"] == "/problems/rollback-pending"
     assert game.act(who, action, version=7).status_code == 409
     for n, seat in enumerate(FOUR[:3]):

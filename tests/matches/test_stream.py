@@ -43,6 +43,10 @@ def test_af_s6_a_seat_follows_a_match_to_its_end(live_client, table, stream):
     assert [v["version"] for v in views] == sorted({v["version"] for v in views})
     assert views[-1]["version"] == final["version"] == moves + 1
     assert views[-1]["view"] == final["view"] and views[-1]["over"] is True
+    # the view event carries the match view's envelope (issue 22): nobody to move, the outcome
+    assert {k: views[-1][k] for k in ("phase", "to_move", "score", "outcome")} == {
+        k: final[k] for k in ("phase", "to_move", "score", "outcome")}
+    assert views[-1]["to_move"] == [] and views[-1]["outcome"]["winners"]
     assert rest[-1] == {"event": "end", "id": None,
                         "data": {"version": final["version"], "reason": "over"}}
 

@@ -58,21 +58,22 @@ def test_a_seat_s_tickets_spend_its_token_s_one_budget(table, stream, monkeypatc
     assert opened.status == 200
     opened.close()
     assert client.get(f"{game.url}/events?ticket={second}").status_code == 200  # 4 of 4
-    for spent in (client.get(f"{game.url}/stream?ticket={second}"),
-                  client.get(f"{game.url}/events?ticket={first}"),
-                  client.get(game.url, headers=bearer(game.token("ana")))):
+    for spent, field in ((client.get(f"{game.url}/stream?ticket={second}"), "ticket"),
+                         (client.get(f"{game.url}/events?ticket={first}"), "ticket"),
+                         (client.get(game.url, headers=bearer(game.token("ana"))),
+                          "Authorization")):  # issue 22: the 429 names what it is keyed by
         assert spent.status_code == 429, spent.get_json()
-        assert spent.get_json()["errors"] == [{"field": "client",
+        assert spent.get_json()["errors"] == [{"field": field,
                                                "message": "match-token budget spent"}]
     polled = client.get(f"{game.url}/events?ticket={ben}")  # ben: 2 of 4, the same IP
     assert polled.status_code == 200
     assert client.get(game.url, headers=bearer(game.token("ben"))).status_code == 200
 
 
-def test_a_ticket_that_is_not_the_match_s_spends_the_ip_s_budget(table):
-    """A forged or reworded ticket is keyed as a call with no token (the IP), so rewording a
-    ticket buys no budget of its own."""
-    client = _client(LIMIT_MATCH_PER_TOKEN="3/minute")
+def test_a_ticket_that_is_not_the_match_s_spends_the_public_budget(table):
+    """A forged or reworded ticket is keyed as a call with no token (issue 22: the public
+    budget of its address and match), so rewording a ticket buys no budget of its own."""
+    client = _client(LIMIT_MATCH_PER_TOKEN="3/minute", LIMIT_MATCH_PUBLIC="3/minute")
     game = table.create(client, **TARGET_ONE)
     ticket = client.post(game.url + "/stream-tickets",
                          headers=bearer(game.token("ana"))).get_json()["ticket"]
@@ -80,6 +81,7 @@ def test_a_ticket_that_is_not_the_match_s_spends_the_ip_s_budget(table):
     for reworded in (f"{role}.0{expiry}.{mac}", f"{role}.00{expiry}.{mac}",
                      f"{role}.{expiry}.{mac.upper()}"):
         assert client.get(f"{game.url}/events?ticket={reworded}").status_code == 401
-    # the IP's 3 are spent (no token: keyed by the IP), ana's ticket is untouched
-    assert client.get(game.url).status_code == 429
+    # the public 3 of this address and match are spent, ana's ticket is untouched
+    spent = client.get(game.url)
+    assert spent.status_code == 429 and "match-public" in spent.get_json()["detail"]
     assert client.get(f"{game.url}/events?ticket={ticket}").status_code == 200

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.allfours import apply, judge, setup, snapshot, views
+from referee.games.allfours import apply, judge, setup, snapshot, summary, views
 from referee.games.allfours.rules import next_to_play, player_right_of
 from referee.games.base import UNKNOWN, Engine, OptionSpec, each_card, violation
 from referee.games.common.cards import PACK, suit_of
@@ -149,6 +149,11 @@ class AllFours(Engine):
     def _view(self, state, viewer):
         """Seat, public or referee view (``views.py``)."""
         return views.view(self, state, viewer)
+
+    def _summary(self, state, viewer):
+        """Phase, awaiting, score per side and outcome (``summary.py``): public, the same for
+        every viewer."""
+        return summary.summarize(state, self._to_move(state))
 
     def hidden_places(self, state: dict[str, Any], viewer: str | None):
         """Other players' hands and the stock (AF views show other hands only as counts)."""

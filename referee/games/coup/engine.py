@@ -38,7 +38,7 @@ from typing import Any
 from referee.games.base import (UNKNOWN, Engine, InvalidSetup, OptionSpec, Violation, each_card,
                                 violation)
 from referee.games.common.shuffle import redealt
-from referee.games.coup import judge
+from referee.games.coup import judge, summary
 from referee.games.coup.rules import CHARACTERS, EXCHANGERS
 from referee.games.coup.setup import setup_game
 from referee.games.coup.table import COURT
@@ -144,6 +144,10 @@ class CoupEngine(Engine):
     def _view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         """A seat's view, the public view (``None``) or the referee's (COUP-V1)."""
         return view_of(state, viewer, self._to_move(state), judge.awaiting(state))
+
+    def _summary(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """Phase, awaiting, influence and coins, outcome (``summary.py``): public."""
+        return summary.summarize(state)
 
     def hidden_places(self, state: dict[str, Any], viewer: str | None):
         """COUP-V1: other players' face-down influence, the court deck, other seats' 2-player

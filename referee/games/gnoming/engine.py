@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.games.base import UNKNOWN, Engine, OptionSpec, Violation, each_card, violation
 from referee.games.common.shuffle import redealt
-from referee.games.gnoming import apply, judge, setup, snapshot, views
+from referee.games.gnoming import apply, judge, setup, snapshot, summary, views
 from referee.games.gnoming.scoring import layout_points, round_points, score_game
 
 
@@ -120,6 +120,10 @@ class GnomingEngine(Engine):
     def _view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         """A seat, public or referee view (GN-V1, see ``views``)."""
         return views.view(state, viewer)
+
+    def _summary(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """Phase, awaiting, round scores and totals, outcome (``summary``): public."""
+        return summary.summarize(state, self._score(state), self._to_move(state))
 
     def hidden_places(self, state: dict[str, Any], viewer: str | None):
         """GN-V1: face-down layout cards (from everyone, owner included), the draw pile, the

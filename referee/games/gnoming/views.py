@@ -8,6 +8,8 @@
   it is placed or discarded: until then their ``turn.holding`` is ``None`` with
   ``turn.holding_hidden`` true.
 - The seed is never shown (it would give away every shuffle).
+- Once the game is over ``turn.player`` is ``None``: nobody's turn comes (the score and the
+  winners are in the match view's envelope, :mod:`referee.games.gnoming.summary`).
 The referee view is the whole state.
 """
 from __future__ import annotations
@@ -43,5 +45,7 @@ def view(state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     turn["holding_hidden"] = holding_hidden_from(state, viewer)
     if turn["holding_hidden"]:
         turn["holding"] = None
+    if state["phase"] == "over":
+        turn["player"] = None
     seen["turn"] = turn
     return seen

@@ -30,6 +30,7 @@ from referee.games.spy.judge import action_violations, legal_turn_actions, to_mo
 from referee.games.spy.positions import MIRRORS
 from referee.games.spy.setup import GAME, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, new_state
 from referee.games.spy.snapshot import state_problems
+from referee.games.spy.summary import summarize
 from referee.games.spy.views import view_state
 from referee.games.spy.vocabulary import VOCABULARY
 
@@ -109,6 +110,10 @@ class SpyEngine(Engine):
     def _view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         """``viewer``'s view (see :mod:`referee.games.spy.views`)."""
         return view_state(state, viewer)
+
+    def _summary(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """Phase, awaiting, exposures, outcome (:mod:`referee.games.spy.summary`): public."""
+        return summarize(state)
 
     def hidden_places(self, state: dict[str, Any], viewer: str | None):
         """SPY-S2: every unexposed card of another player's base (each base its own pool)."""
