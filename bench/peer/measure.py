@@ -64,6 +64,7 @@ def measure(redis: RedisServer, logs: Path, settings: Settings, node: bool = Tru
         if node:
             from bench.peer.node import PeerServer, install
             peer = PeerServer(install(), logs / "peer-node.log")
+            peer.run(SEATS[4], settings.tables, settings.warmup, settings.seconds)  # JIT warm
         redis_cpu = lambda: process_cpu(redis.proc.pid)  # noqa: E731
         for game in games:  # warm-up: scripts loaded, connections open, code paths taken
             tables.run(referee.port, game, 1, 2, 2 * settings.latency_moves // 3 or 4,

@@ -105,8 +105,15 @@ class Table:
 
     async def _call(self, method: str, path: str, body: dict | None = None,
                     **headers: str) -> dict:
-        raw = b"" if body is None else json.dumps(body).encode()
-        status, answer = await self.conn.send(request_bytes(method, path, raw, headers))
+        raw = request_bytes(method, path, b"" if body is None else json.dumps(body).encode(),
+                            headers)
+        try:
+            status, answer = await self.conn.send(raw)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            # the server closed the idle keep-alive connection (after its keepalive seconds)
+            # before reading the request: send it again on a new one
+            self.conn.close()
+            status, answer = await self.conn.send(raw)
         if status not in (200, 201):
             raise RuntimeError(f"{method} {path}: {status} {answer[:300]!r}")
         return json.loads(answer)
@@ -175,6 +182,8 @@ async def _run(port, game, streams, tables, count, seconds, cpu, redis_cpu) -> R
     made = [Table(port, game, streams, actions) for _ in range(tables)]
     for table in made:
         await table.prepare(math.ceil(per_table / len(actions)) + 1)
+    for table in made:
+        table.conn.close()  # idle while the others prepared: reopened by its first move
     result = Run()
     left = [count]
     start_cpu, start_redis, start = cpu(), redis_cpu(), time.perf_counter()

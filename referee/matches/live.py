@@ -44,13 +44,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import re
 import time
 from typing import Any, Iterator
 
 from referee.i18n import DEFAULT
 from referee.i18n.negotiation import speaking
+from referee.json_text import compact
 from referee.matches.loading import game_entry
 from referee.matches.callers import Caller, still_holds
 from referee.matches.envelope import envelope
@@ -140,9 +140,10 @@ def _bad_ticket(detail: str) -> Refusal:
 
 # --- the stream --------------------------------------------------------------------------
 def sse(data: dict[str, Any], event: str, event_id: int | None = None) -> str:
-    """One SSE message: ``id:`` (if given), ``event:`` and one ``data:`` line of JSON."""
+    """One SSE message: ``id:`` (if given), ``event:`` and one ``data:`` line of JSON
+    (``json.dumps`` with compact separators: :func:`referee.json_text.compact`)."""
     head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+    return f"{head}event: {event}\ndata: {compact(data)}\n\n"
 
 
 def reader_view(record: dict[str, Any], caller: Caller) -> dict[str, Any]:
@@ -179,22 +180,22 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
             if not still_holds(record, caller):
                 yield sse({"version": shown, "reason": "revoked"}, "end")
                 return
-            with speaking(lang):
-                shown_events = for_reader(logged, caller.viewer)
-            for ev in shown_events:
-                yield sse(ev, "event", ev["seq"])
+            with speaking(lang):  # what one change brings goes out in one write
+                sent = [sse(ev, "event", ev["seq"]) for ev in for_reader(logged, caller.viewer)]
             after = logged[-1]["seq"] if logged else after
             if record["version"] != shown:
                 shown = record["version"]
                 with speaking(lang):
                     current = reader_view(record, caller)
-                yield sse(current, "view")
+                sent.append(sse(current, "view"))
                 if current["over"]:
-                    yield sse({"version": shown, "reason": "over"}, "end")
+                    yield "".join(sent) + sse({"version": shown, "reason": "over"}, "end")
                     return
             if time.monotonic() >= deadline:
-                yield sse({"version": shown, "reason": "reconnect"}, "end")
+                yield "".join(sent) + sse({"version": shown, "reason": "reconnect"}, "end")
                 return
+            if sent:
+                yield "".join(sent)
             while not watch.wait(min(heartbeat, max(deadline - time.monotonic(), 0.0))):
                 if time.monotonic() >= deadline:
                     break
