@@ -169,8 +169,8 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
         while True:
             since = watch.clear()
             try:
-                record, logged = store.feed.reads.read(_read_accepted(store), (match_id, after),
-                                                       since)
+                record, logged, rendered = store.feed.reads.read(
+                    _read_accepted(store), (match_id, after), since)
             except MatchNotFound:
                 yield sse({"version": shown, "reason": "gone"}, "end")
                 return
@@ -180,21 +180,20 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
             if not still_holds(record, caller):
                 yield sse({"version": shown, "reason": "revoked"}, "end")
                 return
-            with speaking(lang):  # what one change brings goes out in one write
-                sent = [sse(ev, "event", ev["seq"]) for ev in for_reader(logged, caller.viewer)]
+            # what one change brings goes out in one write
+            sent = [_once(rendered, lang, _events_text, logged, caller)]
             after = logged[-1]["seq"] if logged else after
             if record["version"] != shown:
                 shown = record["version"]
-                with speaking(lang):
-                    current = reader_view(record, caller)
-                sent.append(sse(current, "view"))
-                if current["over"]:
+                view, over = _once(rendered, lang, _view_text, record, caller)
+                sent.append(view)
+                if over:
                     yield "".join(sent) + sse({"version": shown, "reason": "over"}, "end")
                     return
             if time.monotonic() >= deadline:
                 yield "".join(sent) + sse({"version": shown, "reason": "reconnect"}, "end")
                 return
-            if sent:
+            if any(sent):
                 yield "".join(sent)
             while not watch.wait(min(heartbeat, max(deadline - time.monotonic(), 0.0))):
                 if time.monotonic() >= deadline:
@@ -204,11 +203,34 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
 
 def _read_accepted(store: MatchStore):
     """``store.read`` whose record's state is trusted (:func:`referee.matches.service.stored`: the
-    service wrote it), shared by the readers the same change woke."""
+    service wrote it), shared by the readers the same change woke, with the memo of what they
+    rendered from it (:func:`_once`)."""
     def read(match_id: str, after: int):
         record, logged = store.read(match_id, after)
-        return stored(record), logged
+        return stored(record), logged, {}
     return read
+
+
+def _once(rendered: dict, lang: str, render, part, caller: Caller):
+    """``render(part, caller)`` in ``lang``, made once per renderer, viewer and language
+    among the readers sharing one store read (``rendered``, its memo): a seat's phones, the
+    host's, the public's get the same text, rendered once per change."""
+    key = (render, caller.viewer, lang)
+    if key not in rendered:
+        with speaking(lang):
+            rendered[key] = render(part, caller)
+    return rendered[key]
+
+
+def _events_text(logged: list[dict[str, Any]], caller: Caller) -> str:
+    """The SSE messages of the events of ``logged`` that ``caller`` may see."""
+    return "".join(sse(ev, "event", ev["seq"]) for ev in for_reader(logged, caller.viewer))
+
+
+def _view_text(record: dict[str, Any], caller: Caller) -> tuple[str, bool]:
+    """The SSE ``view`` message of ``record`` for ``caller``, and whether the match is over."""
+    current = reader_view(record, caller)
+    return sse(current, "view"), current["over"]
 
 
 def long_poll(store: MatchStore, record: dict[str, Any], caller: Caller, after: int,

@@ -1,7 +1,8 @@
 """A match stream's bytes are the same whether its fast paths are on or off (issue 25 item 4),
 per game, on both stores: the JSON of each message by orjson (:func:`referee.json_text.
 compact`) or ``json.dumps``, one store read shared by every stream a change woke
-(:class:`referee.store.feed.SharedReads`) or one read each, one write per change or one per
+(:class:`referee.store.feed.SharedReads`) with each reader kind's text rendered once from it
+(``live._once``) or one read and one rendering each, one write per change or one per
 message.  Each run follows one match with every kind of reader (each seat, the host, the
 public) through a playout; the seats of one game have non-ASCII names (Burmese), so the
 standard library's path is taken for some messages too.  A difference injected into the fast
