@@ -15,6 +15,7 @@ from bench.payloads import setup_body
 from referee.registry import GAMES
 from referee.schemas.matches import MatchLegalActionsSchema
 from referee.serving.app import create_app
+from tests import topologies
 
 SCHEMA = MatchLegalActionsSchema()
 READS = 40
@@ -27,14 +28,15 @@ def slow_path(app, body: dict) -> bytes:
         return jsonify(SCHEMA.dump(body)).get_data()
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", *(f"redis-{t}" for t in topologies.selected())])
 def app(request):
-    """An app on the in-process store, or on the test Redis under a prefix of its own."""
+    """An app on the in-process store, or on the test Redis (each topology of
+    ``REFEREE_TEST_TOPOLOGIES``) under a prefix of its own."""
     config = {"TESTING": True, "REDIS_URL": None, "RATE_LIMITS_ENABLED": False}
     if request.param == "memory":
         yield create_app(config)
         return
-    url = request.getfixturevalue("redis_url")
+    url = request.getfixturevalue("redis_url_of")(request.param.removeprefix("redis-"))
     with request.getfixturevalue("redis_key_prefix")(url) as prefix:
         yield create_app({**config, "REDIS_URL": url, "REDIS_KEY_PREFIX": prefix})
 

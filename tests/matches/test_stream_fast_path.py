@@ -17,6 +17,7 @@ from bench.payloads import playout
 from referee.matches import live
 from referee.serving.app import create_app
 from referee import json_text
+from tests import topologies
 from tests.matches.conftest import bearer
 
 MOVES = 40
@@ -72,17 +73,17 @@ def _follow_playout(app, game) -> dict[str, str]:
     return texts
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", *(f"redis-{t}" for t in topologies.selected())])
 def make_app(request):
-    """A function making an app on the in-process store or on the test Redis (a key prefix
-    of its own per app)."""
+    """A function making an app on the in-process store or on the test Redis (each topology
+    of ``REFEREE_TEST_TOPOLOGIES``; a key prefix of its own per app)."""
     prefixes = []
 
     def make():
         config = {"TESTING": True, "REDIS_URL": None, "RATE_LIMITS_ENABLED": False,
                   "STREAM_HEARTBEAT_SECONDS": 0.01}
-        if request.param == "redis":
-            url = request.getfixturevalue("redis_url")
+        if request.param != "memory":
+            url = request.getfixturevalue("redis_url_of")(request.param.removeprefix("redis-"))
             context = request.getfixturevalue("redis_key_prefix")(url)
             prefixes.append(context)
             config.update(REDIS_URL=url, REDIS_KEY_PREFIX=context.__enter__())
