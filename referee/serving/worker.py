@@ -23,14 +23,10 @@ stops is closed after it).  This worker adds:
 - the answers gunicorn writes itself, before the app sees a request (400 bad request line or
   header, 414, 431, 501…), are ``text/plain`` (:func:`plain_error`), not HTML;
 - a client socket that times out (a client that never reads its answer) is one warning line
-  without a traceback (:func:`quiet_timeouts`), not an error;
-- an answer's status line and headers go out in the same write as its first body bytes
-  (:class:`OneWriteResponse`), not in a write of their own: one ``send`` per answer instead
-  of two (on loopback a ``send`` also does the receiver's TCP work; issue 25).
+  without a traceback (:func:`quiet_timeouts`), not an error.
 
-gunicorn has no hook for the last four: its chunk reader class, its error writer, its
-"Socket error" log line and its response class are replaced or filtered in the worker
-process only.
+gunicorn has no hook for the last three: its chunk reader class, its error writer and its
+"Socket error" log line are replaced or filtered in the worker process only.
 """
 from __future__ import annotations
 
@@ -40,7 +36,6 @@ import socket
 import time
 
 import gunicorn.http.message
-import gunicorn.http.wsgi
 import gunicorn.util
 from gunicorn.http.body import ChunkedReader
 from gunicorn.http.errors import InvalidChunkSize
@@ -155,62 +150,6 @@ class BoundedChunkedReader(ChunkedReader):
         super().read_into(unreader, buf)
 
 
-class _Kept:
-    """A stand-in socket that keeps what is written to it."""
-
-    def __init__(self) -> None:
-        self.data = b""
-
-    def sendall(self, data: bytes) -> None:
-        self.data += data
-
-
-class OneWriteResponse(gunicorn.http.wsgi.Response):
-    """gunicorn's response, its status line and headers held back (gunicorn writes them as
-    they are made) and written with the first body bytes, or when the answer closes or a file
-    follows: the bytes on the wire are the same, in one ``send`` for the usual answer."""
-
-    _held: bytes | None = None
-
-    def send_headers(self):
-        """Make the head as gunicorn does, but keep it for the next write."""
-        if self.headers_sent:
-            return
-        sock, self.sock = self.sock, _Kept()
-        try:
-            super().send_headers()
-        finally:
-            kept, self.sock = self.sock, sock
-        self._held = kept.data
-
-    def _emit_body(self, data):
-        """The held head and ``data`` (framed as a chunk when the answer is chunked) in one
-        write."""
-        if self._held is None:
-            return super()._emit_body(data)
-        if self.chunked:
-            data = b"%X\r\n%s\r\n" % (len(data), data)
-        head, self._held = self._held, None
-        self.sock.sendall(head + data)
-
-    def _flush(self) -> None:
-        self.send_headers()
-        if self._held is not None:
-            head, self._held = self._held, None
-            self.sock.sendall(head)
-
-    def sendfile(self, respiter):
-        """The head first, then gunicorn's ``sendfile``."""
-        self._flush()
-        return super().sendfile(respiter)
-
-    def close(self):
-        """The head if no body carried it (an empty answer, HEAD, 204, 304), then gunicorn's
-        close (the last chunk of a chunked answer)."""
-        self._flush()
-        super().close()
-
-
 ERROR_TEXT_CHARS = 200
 """gunicorn's own error answers quote at most this much of what it refused."""
 
@@ -245,15 +184,13 @@ class RefereeGeventWorker(GeventWorker):
 
     def load_wsgi(self):
         """Load the app, wrapped by :func:`honour_connection_close`; bound chunked bodies by
-        its ``MAX_CONTENT_LENGTH``, write gunicorn's own errors as plain text, each answer's
-        head with its body (:class:`OneWriteResponse`) and log client timeouts quietly (this
-        process only)."""
+        its ``MAX_CONTENT_LENGTH``, write gunicorn's own errors as plain text and log client
+        timeouts quietly (this process only)."""
         super().load_wsgi()
         config = getattr(self.wsgi, "config", None) or {}
         BoundedChunkedReader.max_body = config.get("MAX_CONTENT_LENGTH")
         gunicorn.http.message.ChunkedReader = BoundedChunkedReader
         gunicorn.util.write_error = plain_error
-        gunicorn.http.wsgi.Response = OneWriteResponse
         logging.getLogger("gunicorn.error").addFilter(quiet_timeouts)
         self.wsgi = honour_connection_close(self.wsgi)
 
