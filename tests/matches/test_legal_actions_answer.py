@@ -1,9 +1,8 @@
 """``GET /v1/matches/{id}/legal-actions`` (the flat form, a phone's) writes the service's
-answer as it is, without
-``MatchLegalActionsSchema``'s dump (issue 25: a table reads it before every move): the bytes
-must be those the dump and ``jsonify`` would have written — the slow path — at every version
-of a played-out match of every game, for each seat's token and the host's, on both stores;
-and a difference between the two is caught (the last test)."""
+answer as it is, without ``MatchLegalActionsSchema``'s dump (issue 25: a table reads it
+before every move): the bytes must be those the dump and ``jsonify`` would have written — the
+slow path — at every version of a played-out match of every game, for each seat's token and
+the host's, on both stores; and a difference between the two is caught (the last test)."""
 from __future__ import annotations
 
 import random
