@@ -16,6 +16,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
+from bench.ab import alternate
 from bench.peer import tables
 from bench.peer.tables import merged
 from bench.servers import ROOT, Gunicorn, RedisServer, process_cpu
@@ -44,16 +45,9 @@ def main() -> None:
         for server in servers.values():  # warm up
             tables.run(server.port, args.game, args.streams, args.tables, args.moves // 2,
                        args.seconds, server.cpu_seconds, redis_cpu)
-        rounds: dict[str, list] = {name: [] for name in servers}
-        for n in range(args.rounds):
-            order = list(servers.items())
-            line = []
-            for name, server in (order if n % 2 == 0 else order[::-1]):
-                run = tables.run(server.port, args.game, args.streams, args.tables, args.moves,
-                                 args.seconds, server.cpu_seconds, redis_cpu)
-                rounds[name].append(run)
-                line.append(f"{name} {run.cpu / run.moves * 1e6:.0f}")
-            print(f"round {n + 1}: " + ", ".join(line) + " µs/move", flush=True)
+        rounds = alternate(servers, args.rounds, lambda server: tables.run(
+            server.port, args.game, args.streams, args.tables, args.moves, args.seconds,
+            server.cpu_seconds, redis_cpu), lambda run: run.cpu / run.moves, "move")
         total = {name: merged(runs) for name, runs in rounds.items()}
         for name, run in total.items():
             print(f"{name}: {run.cpu / run.moves * 1e6:.0f} µs/move (with Redis "
