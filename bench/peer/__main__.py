@@ -40,7 +40,7 @@ def run(args: argparse.Namespace, redis: RedisServer, logs: Path, out: Path) -> 
     chosen = settings(args)
     results = measure.measure(redis, logs, chosen, node=not args.no_node,
                               say=lambda text: print(text, file=sys.stderr, flush=True))
-    text = report.render(results, chosen, time.time() - began, args.smoke, not args.no_node)
+    text = report.render(results, chosen, time.time() - began, args.smoke)
     bench_report.write(out, text, report.BEGIN, report.END, after=bench_report.END)
     return text
 

@@ -14,6 +14,7 @@ machine; each figure adds up its rounds.
 """
 from __future__ import annotations
 
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,7 +55,8 @@ def configs(games: list[str], streams: int, reverse: bool) -> list[tuple[str, in
 def measure(redis: RedisServer, logs: Path, settings: Settings, node: bool = True,
             say=print) -> dict[tuple[str, int], dict[str, Run]]:
     """``{(game or PEER, streams or seats): {"throughput": Run, "latency": Run}}``; with
-    ``node`` false, referee's rows only (no Node needed)."""
+    ``node`` false, or when Node or its packages cannot be installed or started (said with
+    ``say``), referee's rows only."""
     games = sorted(GAMES)
     referee = Gunicorn("referee.serving.wsgi:app", redis.url, logs / "peer-referee.log",
                        workers=1)
@@ -63,7 +65,11 @@ def measure(redis: RedisServer, logs: Path, settings: Settings, node: bool = Tru
     try:
         if node:
             from bench.peer.node import PeerServer, install
-            peer = PeerServer(install(), logs / "peer-node.log")
+            try:
+                peer = PeerServer(install(), logs / "peer-node.log")
+            except (OSError, RuntimeError, subprocess.CalledProcessError) as exc:
+                say(f"peer: boardgame.io not run ({exc}): referee's rows only")
+        if peer is not None:
             peer.run(SEATS[4], settings.tables, settings.warmup, settings.seconds)  # JIT warm
         redis_cpu = lambda: process_cpu(redis.proc.pid)  # noqa: E731
         for game in games:  # warm-up: scripts loaded, connections open, code paths taken

@@ -31,9 +31,9 @@ def _met(ok: bool) -> str:
     return "met" if ok else "**not met**"
 
 
-def render(results: dict, settings: Settings, seconds: float, smoke: bool,
-           node: bool) -> str:
+def render(results: dict, settings: Settings, seconds: float, smoke: bool) -> str:
     """The markdown of one comparison (see :mod:`bench.peer.measure` for what is run)."""
+    node = any(who == PEER for who, _ in results)
     lines = [BEGIN, "## The table's move beside boardgame.io (issue 25): one run", ""]
     if smoke:
         lines += ["**Smoke run: a few moves each; the numbers mean nothing.**", ""]
@@ -61,7 +61,8 @@ def render(results: dict, settings: Settings, seconds: float, smoke: bool,
         "the server's (gunicorn's worker) ÷ boardgame.io's, and with Redis added after it.",
     ]
     if not node:
-        lines.append("- boardgame.io was not run (`--no-node`): referee's rows only.")
+        lines.append("- boardgame.io was not run (`--no-node`, or Node could not be installed "
+                     "or started): referee's rows only.")
     lines += ["", "| move | streams (seats) | moves/s | server CPU µs/move | Redis CPU µs/move "
               "| p50 ms | p99 ms | ratio to boardgame.io (with Redis) |",
               "|---|---|---|---|---|---|---|---|"]

@@ -47,7 +47,7 @@ def test_ratios_and_targets_are_referee_cpu_per_move_over_boardgame_io_s():
                ("coup", 0): found(500, 0.45, 0.05), ("coup", 4): found(500, 1.0),
                ("coup", 8): found(500, 1.5), ("spy", 0): found(500, 0.3),
                ("spy", 4): found(500, 0.6), ("spy", 8): found(500, 0.9)}
-    text = report.render(results, settings, 1.0, smoke=False, node=True)
+    text = report.render(results, settings, 1.0, smoke=False)
     # coup, no stream: 900 µs per move ÷ boardgame.io's 600 (3 seats) = 1.5; with Redis 1000
     assert "| referee coup | 0 | 500 | 900 | 100 | 1.0 | 1.0 | 1.50 (1.67) |" in text
     # coup, 4 streams: 2000 µs ÷ 800 = 2.5 (the worst: not met); spy 1200 ÷ 800 = 1.5
