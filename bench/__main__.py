@@ -14,11 +14,16 @@ workers, then measures, each from this separate process:
     product echo's peak: server CPU per request (workers' utime+stime / answers), p50, p99,
     and the ratio to the product's echo CPU per request;
 (e) engine throughput in process (checked actions/s per core, trick sheets/s);
-(f) Redis MEMORY USAGE of a match at mid-game: its state key, its logs per action.
+(f) Redis MEMORY USAGE of a match at mid-game: its state key, its logs per action;
+(g) the peer comparison (:mod:`bench.peer`, ~3 min more): a table's move on referee (one
+    worker, 0, 4 and 8 streams per match, every game) beside boardgame.io's, in alternate
+    runs; its Node packages npm-installed into ``bench/peer/node_modules`` on first use.
 
-Writes the results between the bench markers of ``bench/RESULTS.md`` (other sections kept).
-Options: ``--smoke`` (a few requests each: shows the bench runs, numbers mean nothing),
-``--out PATH``, ``--peak S``, ``--fixed S`` (seconds per endpoint), ``--note TEXT``.
+Writes the results between the bench markers of ``bench/RESULTS.md`` (other sections kept),
+the peer's between its own.  Options: ``--smoke`` (a few requests each: shows the bench runs,
+numbers mean nothing), ``--out PATH``, ``--peak S``, ``--fixed S`` (seconds per endpoint),
+``--note TEXT``, ``--no-peer`` (skip (g)), ``--no-node`` ((g) without boardgame.io),
+``--peer-seconds S``, ``--peer-rounds N``.
 """
 from __future__ import annotations
 
@@ -31,6 +36,7 @@ import time
 from pathlib import Path
 
 from bench import engines, report
+from bench.peer import __main__ as peer
 from bench.load import Fixed, closed_loop, merged, open_loop
 from bench.payloads import stateless_bodies
 from bench.servers import Gunicorn, RedisServer
@@ -52,6 +58,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--peak", type=float, default=3.0, help="seconds of peak load each")
     parser.add_argument("--fixed", type=float, default=4.0, help="seconds of fixed load each")
     parser.add_argument("--note", default="", help="a line to add to the results")
+    parser.add_argument("--no-peer", action="store_true",
+                        help="skip the comparison with boardgame.io (bench.peer)")
+    peer.options(parser)
     return parser.parse_args(argv)
 
 
@@ -165,6 +174,12 @@ def main(argv: list[str] | None = None) -> None:
                          durations=(args.warm, args.peak, args.fixed))
     report.write(args.out, text)
     print(text)
+    if not args.no_peer:
+        redis_server = RedisServer()
+        try:
+            print(peer.run(args, redis_server, logs, args.out))
+        finally:
+            redis_server.stop()
 
 
 if __name__ == "__main__":

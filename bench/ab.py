@@ -23,6 +23,23 @@ from bench.servers import ROOT, Gunicorn, RedisServer
 CONNECTIONS = 16
 
 
+def alternate(servers: dict, rounds: int, measure, per_unit, unit: str) -> dict[str, list]:
+    """``measure(server)`` of each of ``servers`` (``{name: server}``) in ``rounds`` rounds,
+    in alternate order (A, B, then B, A…) so that all see the same share of a busy machine;
+    prints each round's ``per_unit(result)`` (seconds, shown in µs per ``unit``).  Returns
+    ``{name: [result of each round]}``."""
+    out: dict[str, list] = {name: [] for name in servers}
+    for n in range(rounds):
+        order = list(servers.items())
+        line = []
+        for name, server in (order if n % 2 == 0 else order[::-1]):
+            result = measure(server)
+            out[name].append(result)
+            line.append(f"{name} {per_unit(result) * 1e6:.0f}")
+        print(f"round {n + 1}: " + ", ".join(line) + f" µs/{unit}", flush=True)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.ab", description=__doc__.split("\n")[0])
     parser.add_argument("--a", type=Path, required=True, help="checkout A (e.g. main)")
@@ -49,16 +66,9 @@ def main() -> None:
                              Fixed("/bench/echo", body))
         for server, source in servers.values():  # warm up
             closed_loop(server.port, source, CONNECTIONS, 1.0, server.cpu_seconds)
-        rounds: dict[str, list] = {name: [] for name in servers}
-        for n in range(args.rounds):
-            line = []
-            order = list(servers.items())
-            for name, (server, source) in (order if n % 2 == 0 else order[::-1]):
-                result = open_loop(server.port, source, CONNECTIONS, args.rate, args.seconds,
-                                   server.cpu_seconds)
-                rounds[name].append(result)
-                line.append(f"{name} {result.cpu_per_request * 1e6:.0f}")
-            print(f"round {n + 1}: " + ", ".join(line) + " µs/req", flush=True)
+        rounds = alternate(servers, args.rounds, lambda served: open_loop(
+            served[0].port, served[1], CONNECTIONS, args.rate, args.seconds,
+            served[0].cpu_seconds), lambda result: result.cpu_per_request, "req")
         total = {name: merged(results) for name, results in rounds.items()}
         for name, result in total.items():
             print(f"{name}: {result.cpu_per_request * 1e6:.0f} µs/req over {result.answered} "

@@ -72,14 +72,16 @@ class RedisServer:
 
 
 class Gunicorn:
-    """gunicorn serving ``app`` (``module:variable``) as ``referee serve`` would, 2 workers;
-    the code is imported from ``root`` (default this checkout; another worktree for a
-    side-by-side run, :mod:`bench.ab`)."""
+    """gunicorn serving ``app`` (``module:variable``) as ``referee serve`` would, ``workers``
+    workers (2 by default); the code is imported from ``root`` (default this checkout; another
+    worktree for a side-by-side run, :mod:`bench.ab`)."""
 
     def __init__(self, app: str, redis_url: str, log: Path,
-                 env: dict[str, str] | None = None, root: Path = ROOT) -> None:
+                 env: dict[str, str] | None = None, root: Path = ROOT,
+                 workers: int = WORKERS) -> None:
         self.port = free_port()
-        args = argparse.Namespace(host="127.0.0.1", port=self.port, workers=WORKERS,
+        self.count = workers
+        args = argparse.Namespace(host="127.0.0.1", port=self.port, workers=workers,
                                   threads=8)
         argv = serve_argv_for(args, redis_url)
         argv[-1] = app
@@ -89,7 +91,7 @@ class Gunicorn:
         self.proc = subprocess.Popen(argv, cwd=root, env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
-        wait_until(lambda: len(self.workers()) == WORKERS and _connects(self.port),
+        wait_until(lambda: len(self.workers()) == workers and _connects(self.port),
                    f"gunicorn {app} on port {self.port}", 30)
         self.worker_class = _worker_class(log)
 
@@ -103,14 +105,7 @@ class Gunicorn:
 
     def cpu_seconds(self) -> float:
         """utime + stime of every worker process so far, in seconds."""
-        total = 0
-        for pid in self.workers():
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15)
-        return total / TICKS
+        return sum(process_cpu(pid) for pid in self.workers())
 
     def stop(self) -> None:
         """Stop gunicorn (SIGTERM to the master, which stops its workers)."""
@@ -121,6 +116,15 @@ class Gunicorn:
             self.proc.kill()
             self.proc.wait()
         self.log.close()
+
+
+def process_cpu(pid: int) -> float:
+    """utime + stime of process ``pid`` so far (all its threads), in seconds; 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime (fields 14, 15)
 
 
 def serve_argv_for(args: argparse.Namespace, redis_url: str) -> list[str]:

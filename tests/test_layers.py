@@ -7,7 +7,7 @@ Layers, lowest first; a module may import its own layer and the ones below, neve
    :data:`GAMES_MAY_USE` only (no Flask, no Redis, no schema library, no I/O);
 1. what the match service and the HTTP layer stand on: ``store``, ``i18n``, ``rulebook``,
    ``schemas``, ``registry``, ``ops`` and the small top-level modules (``refusals``,
-   ``json_digits``, the package root);
+   ``json_digits``, ``json_text``, the package root);
 2. ``matches`` — the match service;
 3. ``api`` — the HTTP layer;
    ``contract`` (the OpenAPI document and JSON Schemas made from the API) is at this layer too;
@@ -32,7 +32,7 @@ PACKAGE = ROOT / "referee"
 LAYERS = {
     "games": 0,
     "referee": 1, "store": 1, "i18n": 1, "rulebook": 1, "schemas": 1, "registry": 1,
-    "ops": 1, "refusals": 1, "json_digits": 1,
+    "ops": 1, "refusals": 1, "json_digits": 1, "json_text": 1,
     "matches": 2,
     "api": 3, "contract": 3,
     "serving": 4, "contract.files": 4, "contract.__main__": 4,

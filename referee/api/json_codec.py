@@ -1,15 +1,13 @@
 """Fast JSON in and out (orjson) with exactly the output and checks of the standard library.
 
 * :class:`FastJSONProvider` — Flask's JSON provider.  Responses are written by orjson when
-  that gives the very bytes Flask's default provider (``json.dumps``) would: compact
-  separators, keys in insertion order (or sorted, as ``sort_keys`` says), no float (their
-  text differs, e.g. ``1e-05``), and, with ``ensure_ascii``, printable ASCII only.  Anything
-  else (a float, non-ASCII text, a non-string key, an integer past 64 bits, a type orjson
-  would write differently such as a date) goes to ``json.dumps`` as before, errors included.
-  orjson writes NaN and infinities as ``null``: the only source of those is a request body
-  (``NaN``, ``1e400``: engines count in integers, stored matches hold what typed schemas
-  accepted), and ``limits`` notes them (``g.json_nonfinite``), so that request's answers are
-  written by ``json.dumps``.
+  that gives the very bytes Flask's default provider (``json.dumps``) would
+  (:func:`referee.json_text.fast_compact`: compact separators, keys in insertion order or
+  sorted, no float, with ``ensure_ascii`` printable ASCII only); anything else goes to
+  ``json.dumps`` as before, errors included.  orjson writes NaN and infinities as ``null``:
+  the only source of those is a request body (``NaN``, ``1e400``: engines count in
+  integers, stored matches hold what typed schemas accepted), and ``limits`` notes them
+  (``g.json_nonfinite``), so that request's answers are written by ``json.dumps``.
 * :func:`fast_loads` — a request body parsed by orjson when that is sure to give what
   ``json.loads`` gives and to pass the request guards (:mod:`referee.api.limits`): no
   backslash escapes, brackets balanced and at most ``max_depth`` deep outside strings, no run
@@ -25,23 +23,12 @@ import orjson
 from flask import g, has_app_context
 from flask.json.provider import DefaultJSONProvider
 
-from referee.json_digits import ZERO_DIGITS, has_long_digit_run
+from referee.json_digits import has_long_digit_run
+from referee.json_text import fast_compact
 
-_FLOAT_MARKS = (b"0.", b"0e", b"0E")
-"""A float in compact JSON has a digit then a point or an exponent (the same text inside a
-string only sends the answer to ``json.dumps``, which is slower, not different)."""
 _NOT_BRACKET = bytes(set(range(256)) - set(b"[]{}"))
 _NOT_QUOTE_OR_BRACKET = bytes(set(range(256)) - set(b'[]{}"'))
 _TO_SQUARE = bytes.maketrans(b"{}", b"[]")
-_PASSTHROUGH = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-
-
-class _NotFast(Exception):
-    """orjson met something it would write differently from ``json.dumps``."""
-
-
-def _refuse(obj: Any) -> Any:
-    raise _NotFast(type(obj).__name__)
 
 
 class FastJSONProvider(DefaultJSONProvider):
@@ -52,17 +39,7 @@ class FastJSONProvider(DefaultJSONProvider):
         something else (then call :meth:`dumps`)."""
         if has_app_context() and g.get("json_nonfinite"):
             return None  # orjson would write NaN and infinities as null
-        option = _PASSTHROUGH | (orjson.OPT_SORT_KEYS if self.sort_keys else 0)
-        try:
-            out = orjson.dumps(obj, default=_refuse, option=option)
-        except (_NotFast, TypeError, orjson.JSONEncodeError):
-            return None
-        if self.ensure_ascii and (not out.isascii() or b"\x7f" in out):
-            return None
-        zeroed = out.translate(ZERO_DIGITS)
-        if any(mark in zeroed for mark in _FLOAT_MARKS):
-            return None
-        return out
+        return fast_compact(obj, self.ensure_ascii, self.sort_keys)
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         """As Flask's ``dumps``; orjson writes it when only compact separators are asked."""

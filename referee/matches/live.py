@@ -44,13 +44,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import re
 import time
 from typing import Any, Iterator
 
 from referee.i18n import DEFAULT
 from referee.i18n.negotiation import speaking
+from referee.json_text import compact
 from referee.matches.loading import game_entry
 from referee.matches.callers import Caller, still_holds
 from referee.matches.envelope import envelope
@@ -140,9 +140,10 @@ def _bad_ticket(detail: str) -> Refusal:
 
 # --- the stream --------------------------------------------------------------------------
 def sse(data: dict[str, Any], event: str, event_id: int | None = None) -> str:
-    """One SSE message: ``id:`` (if given), ``event:`` and one ``data:`` line of JSON."""
+    """One SSE message: ``id:`` (if given), ``event:`` and one ``data:`` line of JSON
+    (``json.dumps`` with compact separators: :func:`referee.json_text.compact`)."""
     head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+    return f"{head}event: {event}\ndata: {compact(data)}\n\n"
 
 
 def reader_view(record: dict[str, Any], caller: Caller) -> dict[str, Any]:
@@ -168,8 +169,8 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
         while True:
             since = watch.clear()
             try:
-                record, logged = store.feed.reads.read(_read_accepted(store), (match_id, after),
-                                                       since)
+                record, logged, rendered = store.feed.reads.read(
+                    _read_accepted(store), (match_id, after), since)
             except MatchNotFound:
                 yield sse({"version": shown, "reason": "gone"}, "end")
                 return
@@ -179,22 +180,21 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
             if not still_holds(record, caller):
                 yield sse({"version": shown, "reason": "revoked"}, "end")
                 return
-            with speaking(lang):
-                shown_events = for_reader(logged, caller.viewer)
-            for ev in shown_events:
-                yield sse(ev, "event", ev["seq"])
+            # what one change brings goes out in one write
+            sent = [_once(rendered, lang, _events_text, logged, caller)]
             after = logged[-1]["seq"] if logged else after
             if record["version"] != shown:
                 shown = record["version"]
-                with speaking(lang):
-                    current = reader_view(record, caller)
-                yield sse(current, "view")
-                if current["over"]:
-                    yield sse({"version": shown, "reason": "over"}, "end")
+                view, over = _once(rendered, lang, _view_text, record, caller)
+                sent.append(view)
+                if over:
+                    yield "".join(sent) + sse({"version": shown, "reason": "over"}, "end")
                     return
             if time.monotonic() >= deadline:
-                yield sse({"version": shown, "reason": "reconnect"}, "end")
+                yield "".join(sent) + sse({"version": shown, "reason": "reconnect"}, "end")
                 return
+            if any(sent):
+                yield "".join(sent)
             while not watch.wait(min(heartbeat, max(deadline - time.monotonic(), 0.0))):
                 if time.monotonic() >= deadline:
                     break
@@ -203,11 +203,34 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
 
 def _read_accepted(store: MatchStore):
     """``store.read`` whose record's state is trusted (:func:`referee.matches.service.stored`: the
-    service wrote it), shared by the readers the same change woke."""
+    service wrote it), shared by the readers the same change woke, with the memo of what they
+    rendered from it (:func:`_once`)."""
     def read(match_id: str, after: int):
         record, logged = store.read(match_id, after)
-        return stored(record), logged
+        return stored(record), logged, {}
     return read
+
+
+def _once(rendered: dict, lang: str, render, part, caller: Caller):
+    """``render(part, caller)`` in ``lang``, made once per renderer, viewer and language
+    among the readers sharing one store read (``rendered``, its memo): a seat's phones, the
+    host's, the public's get the same text, rendered once per change."""
+    key = (render, caller.viewer, lang)
+    if key not in rendered:
+        with speaking(lang):
+            rendered[key] = render(part, caller)
+    return rendered[key]
+
+
+def _events_text(logged: list[dict[str, Any]], caller: Caller) -> str:
+    """The SSE messages of the events of ``logged`` that ``caller`` may see."""
+    return "".join(sse(ev, "event", ev["seq"]) for ev in for_reader(logged, caller.viewer))
+
+
+def _view_text(record: dict[str, Any], caller: Caller) -> tuple[str, bool]:
+    """The SSE ``view`` message of ``record`` for ``caller``, and whether the match is over."""
+    current = reader_view(record, caller)
+    return sse(current, "view"), current["over"]
 
 
 def long_poll(store: MatchStore, record: dict[str, Any], caller: Caller, after: int,

@@ -28,35 +28,42 @@ RESUBSCRIBE_SECONDS = 1.0
 
 
 _TICKS = itertools.count(1)
-"""Orders clears and reads within the process (see :class:`SharedReads`)."""
+"""Orders notices and reads within the process (see :class:`SharedReads`): a tick taken later
+is larger."""
 
 
 class Watch:
     """One reader's wait on one match: :meth:`wait` returns ``True`` once the match changed
-    since the last :meth:`clear` (or the feed resynced), ``False`` after ``timeout`` seconds."""
+    since the last :meth:`clear` (or the feed resynced), ``False`` after ``timeout`` seconds.
+
+    It keeps the tick of the newest notice it was given (at first, the tick of its opening):
+    every change made before that tick is in any store read begun after it."""
 
     def __init__(self) -> None:
         self._event = threading.Event()
+        self.noticed = 0  # set by Feed.watch once the watch is registered
 
     def clear(self) -> int:
-        """Forget earlier notices: call before reading the store.  Returns the tick to pass to
-        :meth:`SharedReads.read`."""
+        """Forget earlier notices: call before reading the store.  Returns the tick of the
+        newest notice (or of the watch's opening), to pass to :meth:`SharedReads.read`: a read
+        begun after it shows every change notified so far."""
         self._event.clear()
-        return next(_TICKS)
+        return self.noticed
 
     def wait(self, timeout: float) -> bool:
         """Block this thread (greenlet) up to ``timeout`` seconds for a notice."""
         return self._event.wait(timeout)
 
     def set(self) -> None:
-        """A notice: wake the reader."""
+        """Wake the reader (:meth:`Feed.notify` first records its notice's tick)."""
         self._event.set()
 
 
 class _Flight:
-    """One read in progress, begun at tick ``started``."""
+    """One read of ``key``, begun at tick ``started``; ``done`` once it has its result."""
 
-    def __init__(self) -> None:
+    def __init__(self, key: tuple) -> None:
+        self.key = key
         self.started = next(_TICKS)
         self.done = threading.Event()
         self.result: Any = None
@@ -65,21 +72,33 @@ class _Flight:
 
 class SharedReads:
     """Single-flight reads: the readers of one match woken by one notice share one store read
-    (one round trip and one JSON decode of the record per change, not one per reader).  A
-    reader joins a read only if it began after the reader's :meth:`Watch.clear`, so what it
-    gets is never older than the notice that woke it."""
+    (one round trip and one decode of the record per change and process, however many readers
+    wait on the match).
+
+    A notice carries the tick at which it arrived (:meth:`Feed.notify`), after its change was
+    written, and a reader passes the tick of the newest notice it got (:meth:`Watch.clear`).
+    It then takes the result of any read of the same key *begun after that tick* — one still
+    in flight (it waits for it) or the match's last finished one — and reads itself only when
+    there is none.  So what it gets is never older than the notice that woke it, and every
+    reader woken by one notice, whenever it runs, shares the read of the first (under gevent
+    the others run while that read waits for Redis, or after it finished).  ``key[0]`` names
+    the match: the last finished read of each match is kept until :meth:`forget`."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._flights: dict[tuple, _Flight] = {}
+        self._done: dict[Any, _Flight] = {}
 
     def read(self, read: Callable[..., Any], key: tuple, since: int) -> Any:
         """``read(*key)``, or the result of the same read begun after tick ``since``."""
         with self._lock:
             flight = self._flights.get(key)
+            if flight is None or flight.started <= since:
+                last = self._done.get(key[0])
+                flight = last if last is not None and last.key == key else None
             mine = flight is None or flight.started <= since
             if mine:
-                flight = self._flights[key] = _Flight()
+                flight = self._flights[key] = _Flight(key)
         if not mine:
             flight.done.wait()
         else:
@@ -91,10 +110,18 @@ class SharedReads:
                 with self._lock:
                     if self._flights.get(key) is flight:
                         del self._flights[key]
+                    last = self._done.get(key[0])
+                    if flight.error is None and (last is None or last.started < flight.started):
+                        self._done[key[0]] = flight
                 flight.done.set()
         if flight.error is not None:
             raise flight.error
         return flight.result
+
+    def forget(self, match: Any) -> None:
+        """Drop the last finished read of ``match`` (its last reader has gone)."""
+        with self._lock:
+            self._done.pop(match, None)
 
 
 class Feed:
@@ -112,6 +139,7 @@ class Feed:
         self._started()
         with self._lock:
             self._watches.setdefault(match_id, set()).add(watch)
+            watch.noticed = next(_TICKS)  # after registering: no later notice is missed
         try:
             yield watch
         finally:
@@ -121,6 +149,7 @@ class Feed:
                     watches.discard(watch)
                     if not watches:
                         del self._watches[match_id]
+                        self.reads.forget(match_id)
 
     def watching(self) -> int:
         """How many watches are open in this process."""
@@ -128,16 +157,23 @@ class Feed:
             return sum(len(watches) for watches in self._watches.values())
 
     def notify(self, match_id: str) -> None:
-        """Wake every watch of ``match_id`` in this process."""
+        """Wake every watch of ``match_id`` in this process, with one notice tick taken now
+        (call it once the change is written: every read begun after the tick shows it)."""
         with self._lock:
+            tick = next(_TICKS)
             watches = list(self._watches.get(match_id, ()))
+            for watch in watches:
+                watch.noticed = tick
         for watch in watches:
             watch.set()
 
     def notify_all(self) -> None:
         """Wake every watch (after a notice may have been lost)."""
         with self._lock:
+            tick = next(_TICKS)
             watches = [w for group in self._watches.values() for w in group]
+            for watch in watches:
+                watch.noticed = tick
         for watch in watches:
             watch.set()
 

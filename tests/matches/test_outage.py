@@ -272,13 +272,15 @@ def test_events_after_past_a_64_bit_integer_is_422_not_500(on_redis):
 
 
 def _chunks_until(chunks, start: str, most: int = 50) -> list[str]:
-    """The stream's next messages (each one chunk), through the first that starts ``start``."""
+    """The stream's next messages, through the chunk holding the first that starts ``start``
+    (what one change brings, its events and view, comes in one chunk: split into messages)."""
     seen = []
     for _ in range(most):
-        seen.append(next(chunks).decode())
-        if seen[-1].startswith(start):
+        messages = [m + "\n\n" for m in next(chunks).decode().split("\n\n") if m]
+        seen += messages
+        if any(m.startswith(start) for m in messages):
             return seen
-    raise AssertionError(f"no {start!r} in {most} messages: {seen}")
+    raise AssertionError(f"no {start!r} in {most} chunks: {seen}")
 
 
 def test_a_stream_rides_out_a_hung_redis_and_ends_with_reconnect_when_it_closes(

@@ -82,9 +82,13 @@ def shape_violations(state: dict[str, Any], action: Any) -> list[Violation]:
 
 def violations(state: dict[str, Any], action: Any) -> list[Violation]:
     """Every rule ``action`` breaks in ``state`` (a checked state); empty when legal."""
-    found = shape_violations(state, action)
-    if found:
-        return found
+    return shape_violations(state, action) or rule_violations(state, action)
+
+
+def rule_violations(state: dict[str, Any], action: dict[str, Any]) -> list[Violation]:
+    """:func:`violations` of an action whose shape is known to be right (one that
+    :func:`legal_actions` built: a type, a player to move, fields of their kinds): the rules
+    only (GN-W1 and each type's checks), without checking the shape again."""
     if state["phase"] == "over":
         return [violation('GN-W1', "gnoming.game.over")]
     return CHECKS[action["type"]](state, action)
@@ -263,10 +267,10 @@ def legal_actions(state: dict[str, Any], player: str | None = None) -> list[dict
             else:
                 shapes += [({"type": "discard", "player": p, "pile": i}, []) for i in (0, 1)]
     legal = []
-    for action, entries in shapes:
+    for action, entries in shapes:  # built in the vocabulary's shapes: the rules decide
         # every card listed is still possible, so one card decides for all of them
         if not table or not entries:
-            legal += [action] if not violations(state, action) else []
-        elif not violations(state, {**action, "card": entries[0]}):
+            legal += [action] if not rule_violations(state, action) else []
+        elif not rule_violations(state, {**action, "card": entries[0]}):
             legal += [{**action, "card": card} for card in entries]
     return legal
