@@ -74,7 +74,8 @@ def identify(record: dict[str, Any], authorization: str | None,
         if stored is not None and hmac.compare_digest(stored, digest):
             found = Caller(seat=seat, credential=stored)
     if found is None:
-        raise _unauthorized("This token belongs to no seat of this match.")
+        raise _unauthorized("This token is no seat's or host's token of this match (a "
+                            "re-issued token stops working at once).")
     return found
 
 

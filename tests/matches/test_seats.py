@@ -167,7 +167,11 @@ def test_the_recovery_code_makes_a_new_host_token_and_stays_valid(clients):
                        json={"recovery_code": "short"}).status_code == 422
     first = client.post(match.url + "/host/token", json={"recovery_code": code.lower()})
     assert first.status_code == 200 and first.get_json()["version"] == 2
-    assert client.get(match.url, headers=bearer(old)).status_code == 401
+    stale = client.get(match.url, headers=bearer(old))
+    assert stale.status_code == 401  # worded for the host too, not "no seat" (black-box review)
+    assert stale.get_json()["errors"][0]["message"] == (
+        "This token is no seat's or host's token of this match (a re-issued token stops "
+        "working at once).")
     new = first.get_json()["host_token"]
     assert client.get(match.url, headers=bearer(new)).get_json()["role"] == "host"
     second = client.post(match.url + "/host/token", json={"recovery_code": code})
