@@ -159,8 +159,11 @@ _PATH_SAFE = "/:@!$&'()*+,;=-._~"
 
 
 def problem_response(slug: str, detail: str, *, errors: list | None = None,
-                     headers: dict | None = None, **extra: Any):
-    """Build the Flask response for problem ``slug``, its texts in the negotiated language."""
+                     headers: dict | None = None, error_count: int | None = None, **extra: Any):
+    """Build the Flask response for problem ``slug``, its texts in the negotiated language.
+    ``errors`` (and ``extra["violations"]``) are listed up to :data:`MAX_LISTED`;
+    ``error_count`` (``extra["violation_count"]``) is how many there are in all when the
+    caller rendered only the first ones (default: how many it passed)."""
     status, title = PROBLEMS[slug]
     body: dict[str, Any] = {"type": f"/problems/{slug}", "title": title, "status": status,
                             "detail": detail}
@@ -172,9 +175,10 @@ def problem_response(slug: str, detail: str, *, errors: list | None = None,
         errors = [{"field": DEFAULT_FIELD[slug], "message": detail}]
     if errors:
         body["errors"] = errors[:MAX_LISTED]
-        body["error_count"] = len(errors)
+        body["error_count"] = len(errors) if error_count is None else error_count
     if "violations" in extra:
-        extra["violation_count"] = len(extra["violations"])
+        count = extra.pop("violation_count", None)
+        extra["violation_count"] = len(extra["violations"]) if count is None else count
         extra["violations"] = extra["violations"][:MAX_LISTED]
     body.update(extra)
     response = jsonify(bound_problem(localize_problem(body)))
@@ -199,22 +203,31 @@ _ENGINE_SLUGS = ((IllegalAction, "illegal-action"), (ImpossibleState, "impossibl
 
 
 def engine_problem(exc: RefereeError, prefix: str = ""):
-    """Problem response for an engine error; ``prefix`` is prepended to field paths."""
+    """Problem response for an engine error; ``prefix`` is prepended to field paths.
+
+    Only the violations the answer lists (the first :data:`MAX_LISTED`) are rendered; the
+    others are counted (``error_count``, ``violation_count``: every one the engine found), so
+    the work of an answer does not grow with the problems of the input (issue 21).  The
+    ``detail`` says the listed ones' sentences, each once, the first three of them, then
+    "(and N more)": N the further sentences among them plus every violation not listed."""
     slug = next((s for cls, s in _ENGINE_SLUGS if isinstance(exc, cls)), "invalid-input")
     if getattr(exc, "slug", None):
         slug = exc.slug
-    violations = [replace(v, field=_prefixed(prefix, v.field)) for v in exc.violations]
-    answers = [violation_answer(v) for v in violations]
+    found = exc.violations
+    listed = [replace(v, field=_prefixed(prefix, v.field)) for v in found[:MAX_LISTED]]
+    answers = [violation_answer(v) for v in listed]
     sentences = list(dict.fromkeys(a["message"] for a in answers))  # each said once: two
     detail = " ".join(sentences[:3])  # bases with the same fault differ in `errors` only
-    if len(sentences) > 3:
-        detail += f" (and {len(sentences) - 3} more)"
-    extra = {"violations": answers} if slug == "illegal-action" else {}
+    more = len(sentences) - 3 + len(found) - len(listed)
+    if more > 0:
+        detail += f" (and {more} more)"
+    extra = {"violations": answers, "violation_count": len(found)} \
+        if slug == "illegal-action" else {}
     if slug == "illegal-action" and has_request_context():
-        g.referee_verdict = [v.rule for v in violations]  # counted by referee.ops.hooks
+        g.referee_verdict = {v.rule for v in found}  # counted by referee.ops.hooks
     default = {"illegal-action": "action", "impossible-state": "state"}.get(slug, "body")
-    return problem_response(slug, detail, errors=violation_fields(violations, answers, default),
-                            **extra)
+    return problem_response(slug, detail, errors=violation_fields(listed, answers, default),
+                            error_count=len(found), **extra)
 
 
 def _prefixed(prefix: str, where: str | None) -> str | None:

@@ -42,6 +42,30 @@ class List(fields.List):
         return result
 
 
+class Dict(fields.Dict):
+    """``fields.Dict`` with bounded work: at most ``max_entries`` entries, refused before any
+    key or value is read (``validate.Length``'s message and field), so an object of a
+    thousand players costs what one of nine does (issue 21).  The OpenAPI document says
+    ``maxProperties``.  Otherwise the same schema and error shapes as ``fields.Dict``."""
+
+    def __init__(self, *args: Any, max_entries: int, **kwargs: Any):
+        self.bound = validate.Length(max=max_entries)
+        metadata = {"maxProperties": max_entries, **kwargs.pop("metadata", {})}
+        super().__init__(*args, metadata=metadata, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, dict):
+            self.bound(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def Seats(values: fields.Field, keys: fields.Field | None = None, **kwargs: Any) -> Dict:
+    """An object keyed by the players or their sides (a hand, a layout, coins, a score… each
+    player's or side's): at most :data:`MAX_PLAYERS` entries, each key a :func:`PlayerName`
+    unless ``keys`` says otherwise."""
+    return Dict(keys=keys or PlayerName(), values=values, max_entries=MAX_PLAYERS, **kwargs)
+
+
 _INVISIBLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
               (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
               (0x2060, 0x206F), (0x2800, 0x2800), (0x3164, 0x3164), (0xFE00, 0xFE0F),

@@ -186,7 +186,9 @@ def check_round(data: Any, where: str, options: dict[str, Any], problems: Proble
 
     Every layout must be 3×3 cards of GN-C1, the player count allowed by GN-C2, no card more
     often than the deck holds (GN-C1: a fourth Hazard, fifteen 3s), ``went_out`` one of the
-    players.  Returns the players (in the order given) when the layouts were readable.
+    players.  Returns the players (in the order given) when the layouts were readable.  A
+    player count GN-C2 forbids is the one problem found: no layout of an impossible table
+    is read (4,000 layouts cost no more than 8).
     """
     if not isinstance(data, dict) or not isinstance(data.get("layouts"), dict):
         problems.flag('GN-S1', "gnoming.sheet.not_object", f'{where}.layouts', at=where)
@@ -196,6 +198,7 @@ def check_round(data: Any, where: str, options: dict[str, Any], problems: Proble
     count_problem = player_count_problem(len(players), options["allow_two_players"])
     if count_problem:
         problems.flag("GN-C2", count_problem[0], f"{where}.layouts", **count_problem[1])
+        return []
     readable = True
     for player, grid in layouts.items():
         if not player:
