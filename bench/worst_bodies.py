@@ -148,6 +148,10 @@ def filled_lists(body: dict, limit: int) -> Iterator[tuple[str, bytes]]:
                     f"{i:070d}" for i in range(count)]  # distinct long strings
                 raw = dumps(replaced(body, path, filled))
                 yield f"{where} × {count} {name}", raw
+                if name == "copies":  # all good but the last: a check cannot stop early
+                    filled[-1] = spoiled(item)
+                    yield (f"{where} × {count} copies, the last one wrong",
+                           dumps(replaced(body, path, filled)))
                 if not opened(item):
                     yield f"escaped {where} × {count} {name}", escaped(raw)
 

@@ -7,7 +7,6 @@ decides with these."""
 from __future__ import annotations
 
 import json
-import re
 from itertools import accumulate
 
 MAX_ITEMS = 4096
@@ -18,11 +17,11 @@ MAX_MEMBERS = 1024
 """The most members one object of a body may hold (a snapshot has about 30, an object keyed
 by players at most 8); a wider one is 422 before any schema walks it (issue 21: 20,000
 unknown options cost 0.3-0.6 s)."""
-MAX_CONTAINERS = 8192
+MAX_CONTAINERS = 4096
 """The most arrays and objects a body may hold in all (the largest body a game makes, a
 7-player, 50-round Gnoming snapshot, holds about 1,600); more is 422 before the body is
-parsed: each one costs the parser, the guards and the schemas a little, and 65,000 empty
-arrays in 256 KiB cost ~25 ms before any check could refuse them (issue 21)."""
+parsed: each one costs the parser, the guards and the schemas a few microseconds, and 65,000
+empty arrays in 256 KiB cost ~25 ms before any check could refuse them (issue 21)."""
 
 
 def _least_object_bytes(members: int) -> int:
@@ -38,7 +37,6 @@ SMALL = min(2 * MAX_ITEMS, _least_object_bytes(MAX_MEMBERS + 1) - 1)
 """A body orjson parsed of at most this many bytes needs no walk: it cannot hold an array of
 more than :data:`MAX_ITEMS` items (two bytes an item) nor an object of more than
 :data:`MAX_MEMBERS` members."""
-_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _STEP = [0] * 256
 _STEP[ord("[")] = _STEP[ord("{")] = 1
@@ -47,23 +45,31 @@ _STEP[ord("]")] = _STEP[ord("}")] = -1
 
 def json_depth(raw: bytes) -> int:
     """Deepest nesting of arrays/objects in ``raw`` JSON text (strings ignored).  Runs in C
-    loops (regex, ``bytes.translate``, ``accumulate``): ~5 ms for a 256 KiB body."""
-    brackets = _STRINGS.sub(b'""', raw).translate(None, _NOT_BRACKETS)
+    loops (``bytes.replace``, ``split``, ``translate``, ``accumulate``)."""
+    brackets = outside_strings(raw).translate(None, _NOT_BRACKETS)
     return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
 
 def outside_strings(raw: bytes) -> bytes:
-    """``raw`` (valid JSON) without the text of its strings: split at the quotes when no
-    backslash can escape one (a C loop), else the string regex."""
-    if b"\\" not in raw:
-        return b"".join(raw.split(b'"')[::2])
-    return _STRINGS.sub(b'""', raw)
+    """``raw`` (JSON text) without the text of its strings, in C loops: every escaped
+    backslash, then every escaped quote taken out (a run of backslashes pairs from the left,
+    as JSON reads it), each quote left opens or closes a string.  Exact for valid JSON; for
+    text that is not, exact up to its first error, which is all the parser reads (so the depth
+    it finds is the depth the parser would reach before refusing the text)."""
+    if b"\\" in raw:
+        raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    return b"".join(raw.split(b'"')[::2])
+
+
+_CONTAINERS = frozenset({dict, list})
 
 
 def tally(value) -> tuple[int, int, int]:
     """``(pairs, longest, widest)``: how many key/value pairs the objects in ``value`` hold,
     the length of its longest array and the size of its widest object (one walk over the
-    containers only)."""
+    containers only; the scalars of a long container are passed over by one C loop).  The walk
+    stops at the first array longer than :data:`MAX_ITEMS` or object wider than
+    :data:`MAX_MEMBERS` (the body is refused: its pairs no longer matter)."""
     pairs = longest = widest = 0
     stack = [value]
     while stack:
@@ -79,9 +85,10 @@ def tally(value) -> tuple[int, int, int]:
             children = item
         else:
             continue
-        for child in children:
-            if type(child) is dict or type(child) is list:
-                stack.append(child)
+        if longest > MAX_ITEMS or widest > MAX_MEMBERS:
+            break
+        if len(children) < 32 or not _CONTAINERS.isdisjoint(map(type, children)):
+            stack += [child for child in children if type(child) in _CONTAINERS]
     return pairs, longest, widest
 
 
@@ -144,8 +151,10 @@ def oversized(value, path: str = "") -> tuple[str | None, bool]:
         items = value.items()
     else:
         return None, False
+    if _CONTAINERS.isdisjoint(map(type, value.values() if isinstance(value, dict) else value)):
+        return None, False
     for key, item in items:
-        if isinstance(item, (list, dict)):
+        if type(item) in _CONTAINERS:
             inner = f"{path}[{key}]" if isinstance(value, list) else (
                 f"{path}.{key}" if path else str(key))
             found = oversized(item, inner)

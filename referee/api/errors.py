@@ -26,6 +26,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee.games.base import (IllegalAction, ImpossibleState, InvalidSetup, RefereeError,
                                 Violation)
+from referee.games.common.verdicts import LISTED
 from referee.api.problem_bounds import bound_problem
 from referee.i18n.answers import localize_problem, violation_answer
 from referee.matches.loading import flatten_messages  # noqa: F401  (re-exported: one copy)
@@ -69,8 +70,9 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "match-limit-reached": (503, "Too many live matches"),
 }
 
-MAX_LISTED = 50
-"""At most this many ``errors`` (and ``violations``) in one answer; the counts give the total."""
+MAX_LISTED = LISTED
+"""At most this many ``errors`` (and ``violations``) in one answer (50); the counts give the
+total.  Engines word no more than that either (:data:`referee.games.common.verdicts.LISTED`)."""
 
 _BY_STATUS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
               405: "method-not-allowed", 408: "request-timeout", 409: "version-conflict", 413: "payload-too-large",
@@ -214,20 +216,21 @@ def engine_problem(exc: RefereeError, prefix: str = ""):
     if getattr(exc, "slug", None):
         slug = exc.slug
     found = exc.violations
+    count = getattr(exc, "count", len(found))  # counted by the engine past the ones worded
     listed = [replace(v, field=_prefixed(prefix, v.field)) for v in found[:MAX_LISTED]]
     answers = [violation_answer(v) for v in listed]
     sentences = list(dict.fromkeys(a["message"] for a in answers))  # each said once: two
     detail = " ".join(sentences[:3])  # bases with the same fault differ in `errors` only
-    more = len(sentences) - 3 + len(found) - len(listed)
+    more = len(sentences) - 3 + count - len(listed)
     if more > 0:
         detail += f" (and {more} more)"
-    extra = {"violations": answers, "violation_count": len(found)} \
+    extra = {"violations": answers, "violation_count": count} \
         if slug == "illegal-action" else {}
     if slug == "illegal-action" and has_request_context():
         g.referee_verdict = {v.rule for v in found}  # counted by referee.ops.hooks
     default = {"illegal-action": "action", "impossible-state": "state"}.get(slug, "body")
     return problem_response(slug, detail, errors=violation_fields(listed, answers, default),
-                            error_count=len(found), **extra)
+                            error_count=count, **extra)
 
 
 def _prefixed(prefix: str, where: str | None) -> str | None:

@@ -150,10 +150,10 @@ def guard_request() -> None:
                       "objects.", errors=[{"field": "body", "message": f"more than "
                                            f"{MAX_CONTAINERS} arrays and objects"}])
     data = fast_loads(raw, MAX_DEPTH)  # orjson, when it is sure to pass every check below
-    if data is not None and len(raw) <= SMALL:
-        # too short for a long array or a wide object (SMALL); orjson parsed it, so it
-        # holds no backslash: its strings are written again byte for byte, and a colon
-        # fewer in the compact dump is a pair a repeated key made the objects lose
+    if data is not None and len(raw) <= SMALL and b"\\" not in raw:
+        # too short for a long array or a wide object (SMALL); no backslash: its strings
+        # are written again byte for byte, and a colon fewer in the compact dump is a pair
+        # a repeated key made the objects lose
         repeats = raw.count(b":") != orjson.dumps(data).count(b":")
     else:
         if data is None:  # orjson refused it or was not sure: a body orjson parsed is UTF-8

@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.games.allfours.engine import AllFours
+from referee.games.allfours.rules import MAX_HAND
 from referee.games.base import UNKNOWN
 from referee.games.common.cards import PACK
 from referee.games.allfours.vocabulary import VOCABULARY
@@ -82,7 +83,8 @@ class StateSchema(Schema):
     trump = fields.String(allow_none=True, required=True, validate=validate.OneOf("CDHS"))
     beg = fields.String(allow_none=True, required=True, validate=validate.OneOf(
         ["stand", "begged", "give_one", "run_pack"]))
-    tricks = List(fields.Nested(TrickSchema), required=True)
+    tricks = List(fields.Nested(TrickSchema), required=True,
+                  validate=validate.Length(max=MAX_HAND))  # AF-B3: 21 cards a hand at most
     trick = fields.Nested(TrickSchema, required=True)
     exposed = Seats(List(Card()), required=True)
     claims = List(fields.Dict(), required=True)

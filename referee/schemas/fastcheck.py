@@ -97,7 +97,20 @@ def _delegate(field: fields.Field) -> Check:
         except ValidationError:
             return False
         return True
+    check.delegates = True  # type: ignore[attr-defined]
     return check
+
+
+def item_reader(field: fields.Field) -> tuple[Check, Callable[[Any], Any]] | None:
+    """``(check, read)`` of one value of ``field``: ``check(value)`` true only when
+    ``field.deserialize(value)`` raises nothing, ``read(value)`` then what it returns; ``None``
+    when this module does not mirror the field (its check would ask marshmallow anyway).  A
+    list reads its good items so (:class:`referee.schemas.fields.List`)."""
+    check = _checked(field)[0]
+    read = _reader(field)
+    if read is None or getattr(check, "delegates", False):
+        return None
+    return check, read
 
 
 def _is(field: fields.Field, method: str, owner: type) -> bool:
