@@ -76,9 +76,9 @@ def request_long_strings() -> list[str]:
     game name), longest first."""
     if not has_request_context():
         return []
-    body = g.get("json_body")
-    if body is not None and not _may_hold_long(request.get_data(cache=True)):
-        body = None  # the guard read it: no string or number of it is that long
+    body, raw = g.get("json_body"), request.get_data(cache=True)
+    if body is not None and raw and not _may_hold_long(raw):
+        body = None  # the body the guard parsed: no string or number of it is that long
     sources = [body, request.path, *(request.view_args or {}).values(),
                *request.path.split("/"), *request.headers.values(),
                *(x for pair in request.args.items(multi=True) for x in pair)]
