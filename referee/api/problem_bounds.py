@@ -76,9 +76,11 @@ def request_long_strings() -> list[str]:
     game name), longest first."""
     if not has_request_context():
         return []
-    body, raw = g.get("json_body"), request.get_data(cache=True)
-    if body is not None and raw and not _may_hold_long(raw):
-        body = None  # the body the guard parsed: no string or number of it is that long
+    body = g.get("json_body")  # set once the guard has read and parsed the body
+    if body is not None:
+        raw = request.get_data(cache=True)  # read already: never a second read (a 413)
+        if raw and not _may_hold_long(raw):
+            body = None  # no string or number of it is that long
     sources = [body, request.path, *(request.view_args or {}).values(),
                *request.path.split("/"), *request.headers.values(),
                *(x for pair in request.args.items(multi=True) for x in pair)]
