@@ -120,9 +120,12 @@ def guard_request() -> None:
     for chunked bodies), a Content-Type other than ``application/json`` (415, whatever its
     parameters; ``application/merge-patch+json`` and every other ``+json`` type too: such a
     body means another kind of document than the one the endpoints take), nested deeper than
-    ``MAX_DEPTH`` or not parseable (400 ``malformed-json``), a number too long to convert, an
-    array longer than ``MAX_ITEMS`` or an object that names a key twice (422: ``{"player":
-    "ana", "player": "ben"}`` would otherwise mean whichever the parser keeps).
+    ``MAX_DEPTH`` or not parseable (400 ``malformed-json``), more than ``MAX_CONTAINERS``
+    arrays and objects (counted on the text, before parsing), a number too long to convert,
+    an array longer than ``MAX_ITEMS``, an object of more than ``MAX_MEMBERS`` members or one
+    that names a key twice (422: ``{"player": "ana", "player": "ben"}`` would otherwise mean
+    whichever the parser keeps) — so that no schema or rule ever walks a body larger than
+    those bounds (issue 21: bench/RESULTS.md, "Worst admitted input per endpoint").
 
     Repeated keys cost no second parse: every ``key: value`` pair of JSON text has its colon
     outside strings, so a body whose colons (outside strings) outnumber the pairs its parsed
@@ -162,11 +165,13 @@ def guard_request() -> None:
         pairs, longest, widest = tally(data)
         if longest > MAX_ITEMS or widest > MAX_MEMBERS:
             where, array = oversized(data)
-            raise Problem("invalid-input", f"An array in the body has more than {MAX_ITEMS} "
-                          "items." if array else f"An object in the body has more than "
-                          f"{MAX_MEMBERS} members.", errors=[{
-                              "field": where or "body", "message": f"more than {MAX_ITEMS} "
-                              "items" if array else f"more than {MAX_MEMBERS} members"}])
+            if array:
+                raise Problem("invalid-input", f"An array in the body has more than {MAX_ITEMS} "
+                              "items.", errors=[{"field": where or "body",
+                                                 "message": f"more than {MAX_ITEMS} items"}])
+            raise Problem("invalid-input", f"An object in the body has more than {MAX_MEMBERS} "
+                          "members.", errors=[{"field": where or "body",
+                                               "message": f"more than {MAX_MEMBERS} members"}])
         # a colon outside strings is a pair the objects lack
         repeats = raw.count(b":") != pairs and outside_strings(raw).count(b":") != pairs
     if repeats:

@@ -11,8 +11,8 @@ from referee.games.base import UNKNOWN
 from referee.games.coup.apply import STAGES
 from referee.games.coup.rules import CHARACTERS
 from referee.games.coup.vocabulary import VOCABULARY
-from referee.schemas.fields import (List, Code, Mode, Options, PlayerName, Players, Seats,
-                                     Seed)
+from referee.schemas.fields import (MAX_PLAYERS, Dict, List, Code, Mode, Options, PlayerName,
+                                     Players, Seats, Seed)
 from referee.schemas.vocabulary import action_schemas
 
 
@@ -125,7 +125,8 @@ class StateSchema(Schema):
     loss = fields.Nested(LossSchema, required=True, allow_none=True)
     winner = PlayerName(required=True, allow_none=True)
     last_turn = fields.Nested(LastTurnSchema, required=True, allow_none=True)
-    knowledge = Seats(List(fields.Nested(RecordSchema)), keys=fields.String(), required=True)
+    knowledge = Dict(keys=fields.String(), values=List(fields.Nested(RecordSchema)),
+                     max_entries=MAX_PLAYERS + 1, required=True)  # each seat's and the host's
     disputes = List(fields.Nested(DisputeSchema), required=True)
 
 
