@@ -18,22 +18,28 @@ def copying_line_at(history, version=None):
         if version is not None and entry["version"] > version:
             break
         if "action" in entry:
-            line = line + [(entry["version"], entry["action"])]
+            line = line + [{"version": entry["version"], "action": entry["action"]}]
         elif entry.get("rollback", {}).get("step") == "applied":
-            line = lines[entry["rollback"]["to_version"]]
+            applied = entry["rollback"]
+            line = lines[applied["to_version"]]
+            if applied.get("reshuffle") is not None:
+                line = line + [{"version": entry["version"], "reshuffle": applied["reshuffle"]}]
         lines[entry["version"]] = line
     return line
 
 
 def history_of(seed: int, length: int) -> list[dict]:
-    """Actions, rollback steps (some applied, to any earlier version) and seat steps."""
+    """Actions, rollback steps (some applied, to any earlier version, with a reshuffle or
+    without) and seat steps."""
     rng = random.Random(seed)
     out = []
     for version in range(2, length + 2):
         roll = rng.random()
         if roll < 0.1 and version > 2:
-            out.append({"version": version, "rollback": {
-                "step": "applied", "to_version": rng.randrange(1, version)}})
+            applied = {"step": "applied", "to_version": rng.randrange(1, version)}
+            if rng.random() < 0.5:
+                applied["reshuffle"] = f"seed-{version}"
+            out.append({"version": version, "rollback": applied})
         elif roll < 0.15:
             out.append({"version": version, "rollback": {"step": "vote"}})
         elif roll < 0.18:
@@ -52,9 +58,11 @@ def test_the_line_at_every_version_is_the_copying_walks(seed):
 
 def test_a_rollback_then_new_actions_leave_the_earlier_lines_as_they_were():
     history = [{"version": 2, "action": "a"}, {"version": 3, "action": "b"},
-               {"version": 4, "rollback": {"step": "applied", "to_version": 2}},
+               {"version": 4, "rollback": {"step": "applied", "to_version": 2,
+                                           "reshuffle": "r4"}},
                {"version": 5, "action": "c"},
                {"version": 6, "rollback": {"step": "applied", "to_version": 3}}]
-    assert line_at(history) == [(2, "a"), (3, "b")]
-    assert line_at(history, 5) == [(2, "a"), (5, "c")]
-    assert line_at(history, 4) == [(2, "a")]
+    a, b, c = ({"version": v, "action": x} for v, x in ((2, "a"), (3, "b"), (5, "c")))
+    assert line_at(history) == [a, b]
+    assert line_at(history, 5) == [a, {"version": 4, "reshuffle": "r4"}, c]
+    assert line_at(history, 4) == [a, {"version": 4, "reshuffle": "r4"}]
