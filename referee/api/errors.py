@@ -26,6 +26,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee.games.base import (IllegalAction, ImpossibleState, InvalidSetup, RefereeError,
                                 Violation)
+from referee.games.common.verdicts import LISTED
 from referee.api.problem_bounds import bound_problem
 from referee.i18n.answers import localize_problem, violation_answer
 from referee.matches.loading import flatten_messages  # noqa: F401  (re-exported: one copy)
@@ -69,8 +70,9 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "match-limit-reached": (503, "Too many live matches"),
 }
 
-MAX_LISTED = 50
-"""At most this many ``errors`` (and ``violations``) in one answer; the counts give the total."""
+MAX_LISTED = LISTED
+"""At most this many ``errors`` (and ``violations``) in one answer (50); the counts give the
+total.  Engines word no more than that either (:data:`referee.games.common.verdicts.LISTED`)."""
 
 _BY_STATUS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
               405: "method-not-allowed", 408: "request-timeout", 409: "version-conflict", 413: "payload-too-large",
@@ -159,8 +161,11 @@ _PATH_SAFE = "/:@!$&'()*+,;=-._~"
 
 
 def problem_response(slug: str, detail: str, *, errors: list | None = None,
-                     headers: dict | None = None, **extra: Any):
-    """Build the Flask response for problem ``slug``, its texts in the negotiated language."""
+                     headers: dict | None = None, error_count: int | None = None, **extra: Any):
+    """Build the Flask response for problem ``slug``, its texts in the negotiated language.
+    ``errors`` (and ``extra["violations"]``) are listed up to :data:`MAX_LISTED`;
+    ``error_count`` (``extra["violation_count"]``) is how many there are in all when the
+    caller rendered only the first ones (default: how many it passed)."""
     status, title = PROBLEMS[slug]
     body: dict[str, Any] = {"type": f"/problems/{slug}", "title": title, "status": status,
                             "detail": detail}
@@ -172,9 +177,10 @@ def problem_response(slug: str, detail: str, *, errors: list | None = None,
         errors = [{"field": DEFAULT_FIELD[slug], "message": detail}]
     if errors:
         body["errors"] = errors[:MAX_LISTED]
-        body["error_count"] = len(errors)
+        body["error_count"] = len(errors) if error_count is None else error_count
     if "violations" in extra:
-        extra["violation_count"] = len(extra["violations"])
+        count = extra.pop("violation_count", None)
+        extra["violation_count"] = len(extra["violations"]) if count is None else count
         extra["violations"] = extra["violations"][:MAX_LISTED]
     body.update(extra)
     response = jsonify(bound_problem(localize_problem(body)))
@@ -199,22 +205,32 @@ _ENGINE_SLUGS = ((IllegalAction, "illegal-action"), (ImpossibleState, "impossibl
 
 
 def engine_problem(exc: RefereeError, prefix: str = ""):
-    """Problem response for an engine error; ``prefix`` is prepended to field paths."""
+    """Problem response for an engine error; ``prefix`` is prepended to field paths.
+
+    Only the violations the answer lists (the first :data:`MAX_LISTED`) are rendered; the
+    others are counted (``error_count``, ``violation_count``: every one the engine found), so
+    the work of an answer does not grow with the problems of the input (issue 21).  The
+    ``detail`` says the listed ones' sentences, each once, the first three of them, then
+    "(and N more)": N the further sentences among them plus every violation not listed."""
     slug = next((s for cls, s in _ENGINE_SLUGS if isinstance(exc, cls)), "invalid-input")
     if getattr(exc, "slug", None):
         slug = exc.slug
-    violations = [replace(v, field=_prefixed(prefix, v.field)) for v in exc.violations]
-    answers = [violation_answer(v) for v in violations]
+    found = exc.violations
+    count = getattr(exc, "count", len(found))  # counted by the engine past the ones worded
+    listed = [replace(v, field=_prefixed(prefix, v.field)) for v in found[:MAX_LISTED]]
+    answers = [violation_answer(v) for v in listed]
     sentences = list(dict.fromkeys(a["message"] for a in answers))  # each said once: two
     detail = " ".join(sentences[:3])  # bases with the same fault differ in `errors` only
-    if len(sentences) > 3:
-        detail += f" (and {len(sentences) - 3} more)"
-    extra = {"violations": answers} if slug == "illegal-action" else {}
+    more = len(sentences) - 3 + count - len(listed)
+    if more > 0:
+        detail += f" (and {more} more)"
+    extra = {"violations": answers, "violation_count": count} \
+        if slug == "illegal-action" else {}
     if slug == "illegal-action" and has_request_context():
-        g.referee_verdict = [v.rule for v in violations]  # counted by referee.ops.hooks
+        g.referee_verdict = {v.rule for v in found}  # counted by referee.ops.hooks
     default = {"illegal-action": "action", "impossible-state": "state"}.get(slug, "body")
-    return problem_response(slug, detail, errors=violation_fields(violations, answers, default),
-                            **extra)
+    return problem_response(slug, detail, errors=violation_fields(listed, answers, default),
+                            error_count=count, **extra)
 
 
 def _prefixed(prefix: str, where: str | None) -> str | None:

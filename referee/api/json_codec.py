@@ -9,9 +9,10 @@
   integers, stored matches hold what typed schemas accepted), and ``limits`` notes them
   (``g.json_nonfinite``), so that request's answers are written by ``json.dumps``.
 * :func:`fast_loads` — a request body parsed by orjson when that is sure to give what
-  ``json.loads`` gives and to pass the request guards (:mod:`referee.api.limits`): no
-  backslash escapes, brackets balanced and at most ``max_depth`` deep outside strings, no run
-  of 19 digits (orjson turns integers past 64 bits into floats).  orjson refuses lone
+  ``json.loads`` gives and to pass the request guards (:mod:`referee.api.limits`): brackets
+  balanced and at most ``max_depth`` deep outside strings (escapes read as JSON reads them,
+  :func:`referee.api.body_shape.outside_strings`), no run of 19 digits (orjson turns
+  integers past 64 bits into floats).  orjson refuses lone
   surrogates, NaN and infinite numbers, so what it accepts needs no Unicode check.  ``None``
   means "use the standard library", which then says precisely what is wrong, if anything.
 """
@@ -23,6 +24,7 @@ import orjson
 from flask import g, has_app_context
 from flask.json.provider import DefaultJSONProvider
 
+from referee.api.body_shape import outside_strings
 from referee.json_digits import has_long_digit_run
 from referee.json_text import fast_compact
 
@@ -63,17 +65,21 @@ class FastJSONProvider(DefaultJSONProvider):
 def fast_loads(raw: bytes, max_depth: int) -> Any:
     """``raw`` parsed by orjson, or ``None`` when the standard library must parse and check
     it (see the module docstring).  Never raises."""
-    if b"\\" in raw:
-        return None
-    brackets = _quick_brackets(raw)
-    if brackets is None or has_long_digit_run(raw):  # the exact walk decides
-        parts = raw.split(b'"')
-        if len(parts) % 2 == 0:  # an odd number of quotes: a string is not closed
-            return None
-        outside = b"".join(parts[::2])
+    if b"\\" in raw:  # escapes: the strings' text taken out exactly, in C loops
+        outside = outside_strings(raw)
         if has_long_digit_run(outside):
             return None
         brackets = outside.translate(_TO_SQUARE, _NOT_BRACKET)
+    else:
+        brackets = _quick_brackets(raw)
+        if brackets is None or has_long_digit_run(raw):  # the exact walk decides
+            parts = raw.split(b'"')
+            if len(parts) % 2 == 0:  # an odd number of quotes: a string is not closed
+                return None
+            outside = b"".join(parts[::2])
+            if has_long_digit_run(outside):
+                return None
+            brackets = outside.translate(_TO_SQUARE, _NOT_BRACKET)
     if not _shallow(brackets, max_depth):
         return None
     try:

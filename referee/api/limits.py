@@ -13,7 +13,6 @@ import json
 import os
 import re
 import sys
-from itertools import accumulate
 
 import orjson
 
@@ -21,7 +20,11 @@ from flask import current_app, g, request
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from referee.api.errors import Problem
+from referee.api.body_shape import (MAX_CONTAINERS, MAX_ITEMS, MAX_MEMBERS, SMALL,
+                                   containers, json_depth, outside_strings, oversized,
+                                   repeated_key, tally, unencodable)
 from referee.api.json_codec import fast_loads
+from referee.json_digits import ZERO_DIGITS
 
 MAX_DEPTH = 64
 MAX_INT_DIGITS = 80
@@ -30,27 +33,14 @@ game far fewer).  A longer one is 422 before any engine reads it: an engine addi
 near Python's 4,300-digit limit would make a sum it cannot write (a 500), and the work grows
 with the length."""
 
-MAX_ITEMS = 4096
-"""The longest array a body may hold (far above any game's longest list: a Coup log of a long
-8-seat game has a few hundred entries); a longer one is 422 before any schema walks it, so
-each item's validation cannot add up to seconds of CPU (bench/RESULTS.md, "Worst inputs")."""
 JSON_TYPES = ("application/json",)
 """The one media type of every request body (openapi.yaml documents no other); RFC 6839's
 ``+json`` suffix names other documents (a merge patch, a problem) and is refused (415)."""
-_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
-_STEP = [0] * 256
-_STEP[ord("[")] = _STEP[ord("{")] = 1
-_STEP[ord("]")] = _STEP[ord("}")] = -1
-
-
-def json_depth(raw: bytes) -> int:
-    """Deepest nesting of arrays/objects in ``raw`` JSON text (strings ignored).  Runs in C
-    loops (regex, ``bytes.translate``, ``accumulate``): ~5 ms for a 256 KiB body."""
-    brackets = _STRINGS.sub(b'""', raw).translate(None, _NOT_BRACKETS)
-    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
-
-
+_NUMBER_RUN = b"0" * (MAX_INT_DIGITS + 1)
+_EXPONENT = re.compile(rb"[0-9][eE]")
+"""A float with an exponent may be infinite (``1e400``); ``json.loads`` then needs the hook."""
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+"""A ``\\u`` escape of a UTF-16 surrogate: the only way a string of the body can hold one."""
 def settings(env=None) -> dict:
     """Flask config of the body deadline from ``env`` (default ``os.environ``)."""
     env = os.environ if env is None else env
@@ -130,9 +120,12 @@ def guard_request() -> None:
     for chunked bodies), a Content-Type other than ``application/json`` (415, whatever its
     parameters; ``application/merge-patch+json`` and every other ``+json`` type too: such a
     body means another kind of document than the one the endpoints take), nested deeper than
-    ``MAX_DEPTH`` or not parseable (400 ``malformed-json``), a number too long to convert, an
-    array longer than ``MAX_ITEMS`` or an object that names a key twice (422: ``{"player":
-    "ana", "player": "ben"}`` would otherwise mean whichever the parser keeps).
+    ``MAX_DEPTH`` or not parseable (400 ``malformed-json``), more than ``MAX_CONTAINERS``
+    arrays and objects (counted on the text, before parsing), a number too long to convert,
+    an array longer than ``MAX_ITEMS``, an object of more than ``MAX_MEMBERS`` members or one
+    that names a key twice (422: ``{"player": "ana", "player": "ben"}`` would otherwise mean
+    whichever the parser keeps) — so that no schema or rule ever walks a body larger than
+    those bounds (issue 21: bench/RESULTS.md, "Worst admitted input per endpoint").
 
     Repeated keys cost no second parse: every ``key: value`` pair of JSON text has its colon
     outside strings, so a body whose colons (outside strings) outnumber the pairs its parsed
@@ -154,24 +147,33 @@ def guard_request() -> None:
                       f"{mimetype or 'an untyped body'}.",
                       errors=[{"field": "Content-Type", "message": "must be application/json"}])
     check_encoding(raw, request.mimetype_params.get("charset"))
+    if containers(raw) > MAX_CONTAINERS:
+        too_deep(raw)  # nested too deeply is the 400 it always was
+        raise Problem("invalid-input", f"The body holds more than {MAX_CONTAINERS} arrays and "
+                      "objects.", errors=[{"field": "body", "message": f"more than "
+                                           f"{MAX_CONTAINERS} arrays and objects"}])
     data = fast_loads(raw, MAX_DEPTH)  # orjson, when it is sure to pass every check below
-    if data is not None and len(raw) <= 2 * MAX_ITEMS:
-        # an array of more than MAX_ITEMS items takes at least two bytes an item; orjson parsed
-        # it, so it holds no backslash: its strings are written again byte for byte, and a
-        # colon fewer in the compact dump is a pair a repeated key made the objects lose
+    if data is not None and len(raw) <= SMALL and b"\\" not in raw:
+        # too short for a long array or a wide object (SMALL); no backslash: its strings
+        # are written again byte for byte, and a colon fewer in the compact dump is a pair
+        # a repeated key made the objects lose
         repeats = raw.count(b":") != orjson.dumps(data).count(b":")
     else:
         if data is None:  # orjson refused it or was not sure: a body orjson parsed is UTF-8
             check_utf8(raw)
             data = checked_loads(raw)
-        pairs, longest = tally(data)
-        if longest > MAX_ITEMS:
-            where = oversized_array(data)
-            raise Problem("invalid-input", f"An array in the body has more than {MAX_ITEMS} "
-                          "items.", errors=[{"field": where or "body",
-                                             "message": f"more than {MAX_ITEMS} items"}])
+        pairs, longest, widest = tally(data)
+        if longest > MAX_ITEMS or widest > MAX_MEMBERS:
+            where, array = oversized(data)
+            if array:
+                raise Problem("invalid-input", f"An array in the body has more than {MAX_ITEMS} "
+                              "items.", errors=[{"field": where or "body",
+                                                 "message": f"more than {MAX_ITEMS} items"}])
+            raise Problem("invalid-input", f"An object in the body has more than {MAX_MEMBERS} "
+                          "members.", errors=[{"field": where or "body",
+                                               "message": f"more than {MAX_MEMBERS} members"}])
         # a colon outside strings is a pair the objects lack
-        repeats = raw.count(b":") != pairs and _outside_strings(raw).count(b":") != pairs
+        repeats = raw.count(b":") != pairs and outside_strings(raw).count(b":") != pairs
     if repeats:
         where = repeated_key(raw)
         raise Problem("invalid-input", "An object in the body names the same key twice.",
@@ -210,23 +212,31 @@ def checked_loads(raw: bytes):
     """Parse ``raw`` with the standard library after checking its depth, and check its
     strings: 400 ``malformed-json`` (too deep, not JSON), 422 ``invalid-input`` (an integer
     of more than :data:`MAX_INT_DIGITS` digits, a lone surrogate)."""
-    if json_depth(raw) > MAX_DEPTH:
-        raise Problem("malformed-json", f"The JSON body is nested deeper than {MAX_DEPTH} levels.",
-                      errors=[{"field": "body", "message": "nested too deeply"}])
-    try:
-        data = json.loads(raw, parse_float=_float, parse_constant=_float, parse_int=_int)
+    too_deep(raw)
+    hooks = {"parse_constant": _float}
+    if _NUMBER_RUN in raw.translate(ZERO_DIGITS) or _EXPONENT.search(raw):
+        hooks.update(parse_float=_float, parse_int=_int)  # else no number can be too long
+    try:  # or infinite, and the standard library's own conversions give the same values
+        data = json.loads(raw, **hooks)
     except _TooLong:
         raise Problem("invalid-input", f"A number in the body has more than {MAX_INT_DIGITS} "
                       "digits.", errors=[{"field": "body", "message": "a number with more "
                                           f"than {MAX_INT_DIGITS} digits"}]) from None
     except ValueError as exc:
         raise malformed(exc) from None
-    where = unencodable(data)
+    where = unencodable(data) if _SURROGATE.search(raw) else None  # only a \\u escape makes one
     if where is not None:
         raise Problem("invalid-input", "A string holds a lone UTF-16 surrogate (\\ud800-\\udfff "
                       "unpaired), which is not text.",
                       errors=[{"field": where or "body", "message": "not valid Unicode text"}])
     return data
+
+
+def too_deep(raw: bytes) -> None:
+    """400 ``malformed-json`` when ``raw`` nests deeper than :data:`MAX_DEPTH`."""
+    if json_depth(raw) > MAX_DEPTH:
+        raise Problem("malformed-json", f"The JSON body is nested deeper than {MAX_DEPTH} levels.",
+                      errors=[{"field": "body", "message": "nested too deeply"}])
 
 
 def malformed(exc: ValueError):
@@ -261,111 +271,3 @@ def _float(text: str) -> float:
     return value
 
 
-def _outside_strings(raw: bytes) -> bytes:
-    """``raw`` (valid JSON) without the text of its strings: split at the quotes when no
-    backslash can escape one (a C loop), else the string regex."""
-    if b"\\" not in raw:
-        return b"".join(raw.split(b'"')[::2])
-    return _STRINGS.sub(b'""', raw)
-
-
-def tally(value) -> tuple[int, int]:
-    """``(pairs, longest)``: how many key/value pairs the objects in ``value`` hold, and the
-    length of its longest array (one walk over the containers only)."""
-    pairs = longest = 0
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if type(item) is dict:
-            pairs += len(item)
-            children = item.values()
-        elif type(item) is list:
-            if len(item) > longest:
-                longest = len(item)
-            children = item
-        else:
-            continue
-        for child in children:
-            if type(child) is dict or type(child) is list:
-                stack.append(child)
-    return pairs, longest
-
-
-class _Repeated(dict):
-    """An object of the body that named ``key`` twice (:func:`repeated_key`)."""
-
-    key = ""
-
-
-def _pairs_hook(pairs: list) -> dict:
-    found = dict(pairs)
-    if len(found) == len(pairs):
-        return found
-    seen: set = set()
-    marked = _Repeated(found)
-    marked.key = next(k for k, _ in pairs if k in seen or seen.add(k))
-    return marked
-
-
-def repeated_key(raw: bytes) -> str | None:
-    """Path of the first key an object of ``raw`` (valid JSON) repeats (``action.player``),
-    or ``None``: ``raw`` parsed again with a pairs hook that marks such objects."""
-    try:
-        data = json.loads(raw, object_pairs_hook=_pairs_hook, parse_constant=float)
-    except ValueError:
-        return None
-    stack = [(data, "")]
-    while stack:
-        item, path = stack.pop(0)
-        if isinstance(item, _Repeated):
-            return f"{path}.{item.key}" if path else item.key
-        if isinstance(item, dict):
-            stack += [(v, f"{path}.{k}" if path else k) for k, v in item.items()]
-        elif isinstance(item, list):
-            stack += [(v, f"{path}[{i}]") for i, v in enumerate(item)]
-    return None
-
-
-def oversized_array(value, path: str = "") -> str | None:
-    """Path of the first array in ``value`` longer than :data:`MAX_ITEMS`, or ``None``."""
-    if isinstance(value, list):
-        if len(value) > MAX_ITEMS:
-            return path
-        items = enumerate(value)
-    elif isinstance(value, dict):
-        items = value.items()
-    else:
-        return None
-    for key, item in items:
-        if isinstance(item, (list, dict)):
-            inner = f"{path}[{key}]" if isinstance(value, list) else (
-                f"{path}.{key}" if path else str(key))
-            found = oversized_array(item, inner)
-            if found is not None:
-                return found
-    return None
-
-
-def unencodable(value, path: str = "") -> str | None:
-    """Path of the first string (key or value) in ``value`` that is not valid Unicode text
-    (a lone surrogate that JSON's ``\\u`` escapes allow), or ``None``."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return path
-        return None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            inner = f"{path}.{key}" if path else str(key)
-            if unencodable(key) is not None:
-                return inner
-            found = unencodable(item, inner)
-            if found is not None:
-                return found
-    if isinstance(value, list):
-        for i, item in enumerate(value):
-            found = unencodable(item, f"{path}[{i}]")
-            if found is not None:
-                return found
-    return None

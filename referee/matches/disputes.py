@@ -85,7 +85,8 @@ def propose(svc: MatchService, record: dict[str, Any], caller: Caller, body: dic
     history = svc.store.actions(record["id"])
     line = line_at(history, target)
     now, then = actions_of(line_at(history)), actions_of(line)
-    undone = [step for step in now if step not in then]
+    kept = {step["version"] for step in then}  # a version names its one action: a set,
+    undone = [step for step in now if step["version"] not in kept]  # not a list scan
     if not undone and len(now) == len(then):
         raise _bad_target(f"Version {target} has the same game state as now: nothing to undo.")
     crosses = _crosses_scoring(svc.store.events(record["id"]),

@@ -47,20 +47,24 @@ def reshuffle_seed(seed: int | str, version: int) -> str:
 
 
 def line_at(history: Iterable[dict[str, Any]], version: int | None = None) -> Line:
-    """The steps in force at ``version`` (``None``: the latest), in order."""
-    lines: dict[int, Line] = {1: []}
+    """The steps in force at ``version`` (``None``: the latest), in order.  One pass, each
+    step appended once: each version keeps its line as a list and the length of it in force
+    then (a list is only ever appended to, and an applied rollback starts a new one), so a
+    12,800-action match costs 12,800 appends, not 80 million copies (issue 21)."""
+    lines: dict[int, tuple[Line, int]] = {1: ([], 0)}
     line: Line = []
     for entry in history:
         if version is not None and entry["version"] > version:
             break
         if "action" in entry:
-            line = line + [{"version": entry["version"], "action": entry["action"]}]
+            line.append({"version": entry["version"], "action": entry["action"]})
         elif entry.get("rollback", {}).get("step") == "applied":
             applied = entry["rollback"]
-            line = lines[applied["to_version"]]
+            kept, length = lines[applied["to_version"]]
+            line = kept[:length]
             if applied.get("reshuffle") is not None:
-                line = line + [{"version": entry["version"], "reshuffle": applied["reshuffle"]}]
-        lines[entry["version"]] = line
+                line.append({"version": entry["version"], "reshuffle": applied["reshuffle"]})
+        lines[entry["version"]] = (line, len(line))
     return line
 
 

@@ -13,6 +13,7 @@ from marshmallow import Schema, ValidationError
 
 from referee.matches.checked_memo import MEMO
 from referee.games.base import REFEREE, CheckedState, ImpossibleState, InvalidSetup, Violation
+from referee.games.common.verdicts import LISTED
 from referee.games.common.vocabulary import HOST
 from referee.games.common.quoting import quoted
 from referee.refusals import InvalidInput, UnknownGame
@@ -199,8 +200,10 @@ def load_state(entry: GameEntry, state: Any, prefix: str = "state",
                                                  for e in flat[:3]), errors=flat)
     try:
         checked = entry.engine.accept(state)
-    except ImpossibleState as exc:
-        raise ImpossibleState([_under(prefix, v) for v in exc.violations]) from None
+    except ImpossibleState as exc:  # the answer words the first LISTED: the rest counted
+        listed = exc.violations[:LISTED]
+        raise ImpossibleState([_under(prefix, v) for v in listed],
+                              unlisted=exc.count - len(listed)) from None
     MEMO.add(key)
     return checked
 

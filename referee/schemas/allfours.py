@@ -4,11 +4,13 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.games.allfours.engine import AllFours
+from referee.games.allfours.rules import MAX_HAND
 from referee.games.base import UNKNOWN
 from referee.games.common.cards import PACK
 from referee.games.allfours.vocabulary import VOCABULARY
 from referee.schemas.fastcheck import FastLoad
-from referee.schemas.fields import List, Code, Mode, Options, PlayerName, Players, Seed
+from referee.schemas.fields import (List, Code, Mode, Options, PlayerName, Players, Seats,
+                                     Seed)
 from referee.schemas.vocabulary import action_schemas
 
 MAX_SEATS = AllFours.max_players
@@ -30,7 +32,7 @@ def CardOrUnknown(**kwargs):
 class DealSchema(Schema):
     """An entered deal: 6 cards to each player and the stock, top first (the first kick)."""
 
-    hands = fields.Dict(keys=PlayerName(), values=List(Card()), required=True)
+    hands = Seats(List(Card()), required=True)
     stock = List(Card(), required=True)
 
 
@@ -41,7 +43,7 @@ class SetupSchema(Schema):
 
     players = Players(2, 4)
     dealer = PlayerName()
-    sides = fields.Dict(keys=SIDE_NAME, values=List(PlayerName()))
+    sides = Seats(List(PlayerName()), keys=SIDE_NAME)
     options = Options()
     mode = Mode()
     seed = Seed()
@@ -66,7 +68,7 @@ class StateSchema(Schema):
     mode = Mode(required=True)
     seed = Seed(required=True)
     players = Players(2, MAX_SEATS)
-    sides = fields.Dict(keys=SIDE_NAME, values=List(PlayerName()), required=True)
+    sides = Seats(List(PlayerName()), keys=SIDE_NAME, required=True)
     options = fields.Dict(required=True)
     dealer = PlayerName(required=True)
     next_dealer = PlayerName(allow_none=True, required=True)
@@ -74,20 +76,21 @@ class StateSchema(Schema):
     redeals = fields.Integer(strict=True, required=True, validate=validate.Range(0))
     phase = fields.String(required=True, validate=validate.OneOf(
         ["deal", "beg", "answer", "play", "hand_over", "game_over"]))
-    hands = fields.Dict(keys=PlayerName(), values=List(CardOrUnknown()), required=True)
-    dealt = fields.Dict(keys=PlayerName(), values=List(Card()), required=True)
+    hands = Seats(List(CardOrUnknown()), required=True)
+    dealt = Seats(List(Card()), required=True)
     stock = List(Card(), required=True)
     kicks = List(Card(), required=True)
     trump = fields.String(allow_none=True, required=True, validate=validate.OneOf("CDHS"))
     beg = fields.String(allow_none=True, required=True, validate=validate.OneOf(
         ["stand", "begged", "give_one", "run_pack"]))
-    tricks = List(fields.Nested(TrickSchema), required=True)
+    tricks = List(fields.Nested(TrickSchema), required=True,
+                  validate=validate.Length(max=MAX_HAND))  # AF-B3: 21 cards a hand at most
     trick = fields.Nested(TrickSchema, required=True)
-    exposed = fields.Dict(keys=PlayerName(), values=List(Card()), required=True)
+    exposed = Seats(List(Card()), required=True)
     claims = List(fields.Dict(), required=True)
     reneges = List(fields.Dict(), required=True)
-    score = fields.Dict(keys=SIDE_NAME, values=fields.Integer(strict=True), required=True)
-    hand_points = fields.Dict(keys=SIDE_NAME, values=fields.Integer(strict=True),
+    score = Seats(fields.Integer(strict=True), keys=SIDE_NAME, required=True)
+    hand_points = Seats(fields.Integer(strict=True), keys=SIDE_NAME,
                               required=True)
     last_hand = fields.Dict(allow_none=True, required=True)
     winner = fields.String(allow_none=True, required=True)
@@ -109,15 +112,15 @@ class SheetSchema(Schema):
     """A trick sheet (``shared/cases/README.md``, AF-X1)."""
 
     players = Players(2, MAX_SEATS)
-    sides = fields.Dict(keys=SIDE_NAME, values=List(PlayerName()))
+    sides = Seats(List(PlayerName()), keys=SIDE_NAME)
     dealer = PlayerName(required=True)
     kicks = List(Card(), required=True, validate=validate.Length(1, 6))
     beg = fields.String(required=True, validate=validate.OneOf(["stand", "give_one",
                                                                 "run_pack"]))
     tricks = List(fields.Nested(SheetTrickSchema), required=True,
                          validate=validate.Length(1, 21))
-    score_before = fields.Dict(keys=SIDE_NAME, values=fields.Integer(
-        strict=True, validate=validate.Range(0, 10000)))
+    score_before = Seats(fields.Integer(strict=True, validate=validate.Range(0, 10000)),
+                         keys=SIDE_NAME)
 
 
 class ScoreRequestSchema(FastLoad, Schema):

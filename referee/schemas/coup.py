@@ -11,7 +11,8 @@ from referee.games.base import UNKNOWN
 from referee.games.coup.apply import STAGES
 from referee.games.coup.rules import CHARACTERS
 from referee.games.coup.vocabulary import VOCABULARY
-from referee.schemas.fields import List, Code, Mode, Options, PlayerName, Players, Seed
+from referee.schemas.fields import (MAX_PLAYERS, Dict, List, Code, Mode, Options, PlayerName,
+                                     Players, Seats, Seed)
 from referee.schemas.vocabulary import action_schemas
 
 
@@ -30,7 +31,7 @@ def _cards(**kwargs) -> fields.List:
 
 
 def _seat_cards(**kwargs) -> fields.Dict:
-    return fields.Dict(keys=PlayerName(), values=_cards(), **kwargs)
+    return Seats(_cards(), **kwargs)
 
 
 class DealSchema(Schema):
@@ -113,7 +114,7 @@ class StateSchema(Schema):
     seed = Seed(required=True)
     options = fields.Dict(required=True)
     players = Players(2, 8)
-    coins = fields.Dict(keys=PlayerName(), values=fields.Integer(strict=True), required=True)
+    coins = Seats(fields.Integer(strict=True), required=True)
     treasury = fields.Integer(required=True, strict=True)
     hands = _seat_cards(required=True)
     revealed = _seat_cards(required=True)
@@ -124,8 +125,8 @@ class StateSchema(Schema):
     loss = fields.Nested(LossSchema, required=True, allow_none=True)
     winner = PlayerName(required=True, allow_none=True)
     last_turn = fields.Nested(LastTurnSchema, required=True, allow_none=True)
-    knowledge = fields.Dict(keys=fields.String(), values=List(fields.Nested(RecordSchema)),
-                            required=True)
+    knowledge = Dict(keys=fields.String(), values=List(fields.Nested(RecordSchema)),
+                     max_entries=MAX_PLAYERS + 1, required=True)  # each seat's and the host's
     disputes = List(fields.Nested(DisputeSchema), required=True)
 
 

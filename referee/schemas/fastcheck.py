@@ -97,7 +97,20 @@ def _delegate(field: fields.Field) -> Check:
         except ValidationError:
             return False
         return True
+    check.delegates = True  # type: ignore[attr-defined]
     return check
+
+
+def item_reader(field: fields.Field) -> tuple[Check, Callable[[Any], Any]] | None:
+    """``(check, read)`` of one value of ``field``: ``check(value)`` true only when
+    ``field.deserialize(value)`` raises nothing, ``read(value)`` then what it returns; ``None``
+    when this module does not mirror the field (its check would ask marshmallow anyway).  A
+    list reads its good items so (:class:`referee.schemas.fields.List`)."""
+    check = _checked(field)[0]
+    read = _reader(field)
+    if read is None or getattr(check, "delegates", False):
+        return None
+    return check, read
 
 
 def _is(field: fields.Field, method: str, owner: type) -> bool:
@@ -173,6 +186,11 @@ def _type_check(field: fields.Field) -> tuple[Check, bool] | None:
     if isinstance(field, fields.Dict) and _is(field, "_deserialize", fields.Mapping) \
             and field.mapping_type is dict:
         return _dict_check(field)
+    if isinstance(field, own.Dict) and _is(field, "_deserialize", own.Dict) \
+            and field.mapping_type is dict:
+        check, identity = _dict_check(field)
+        most = field.bound.max
+        return (lambda value: check(value) and len(value) <= most), identity
     if isinstance(field, fields.Nested) and _is(field, "_deserialize", fields.Nested) \
             and _is(field, "_load", fields.Nested) and not field.many:
         schema = field.schema
@@ -304,7 +322,8 @@ def _inner_reader(field: fields.Field) -> Callable[[Any], Any] | None:
         if item is None:
             return None
         return list if item is _same else lambda value: [item(v) for v in value]
-    if isinstance(field, fields.Dict) and _is(field, "_deserialize", fields.Mapping) \
+    if isinstance(field, fields.Dict) and (_is(field, "_deserialize", fields.Mapping)
+                                           or _is(field, "_deserialize", own.Dict)) \
             and field.mapping_type is dict:
         keys = _reader(field.key_field) if field.key_field is not None else _same
         values = _reader(field.value_field) if field.value_field is not None else _same

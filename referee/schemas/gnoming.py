@@ -8,12 +8,17 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.games.base import UNKNOWN
+from referee.games.gnoming.engine import GnomingEngine
 from referee.games.gnoming.rules import DECK_COUNTS
 from referee.games.gnoming.vocabulary import VOCABULARY
-from referee.schemas.fields import List, Code, Mode, Options, PlayerName, Players, Seed
+from referee.schemas.fields import (List, Code, Mode, Options, PlayerName, Players, Seats,
+                                     Seed)
 from referee.schemas.vocabulary import action_schemas
 
 CARDS = tuple(DECK_COUNTS)
+MAX_ROUNDS = GnomingEngine.options["rounds"].maximum
+"""The most rounds a game has (``options.rounds``, GN-C3): a longer score sheet is refused
+before any round is read."""
 ROWS = List(List(fields.String()))  # 3×3 checked by the engine (GN-S1)
 
 
@@ -31,8 +36,7 @@ def Position(**kwargs):
 class DealSchema(Schema):
     """An entered deal (rules file, Setup body): every one of the 110 cards placed."""
 
-    layouts = fields.Dict(keys=PlayerName(), values=ROWS, required=True,
-                          metadata={"description": "{player: 3×3 rows of cards}"})
+    layouts = Seats(ROWS, required=True, metadata={"description": "{player: 3×3 rows of cards}"})
     discard_piles = List(List(fields.String()), required=True,
                                 metadata={"description": "[[card], [card]]"})
     draw_pile = List(fields.String(), required=True,
@@ -64,13 +68,11 @@ class StateSchema(Schema):
     round = fields.Integer(strict=True, required=True)
     starter = PlayerName(required=True)
     phase = fields.String(required=True)
-    layouts = fields.Dict(keys=PlayerName(), values=List(List(fields.Dict())),
-                          required=True)
+    layouts = Seats(List(List(fields.Dict())), required=True)
     draw_pile = List(Code(CARDS + (UNKNOWN,), "card or 'unknown'"), required=True)
     discard_piles = List(List(Card()), required=True)
     removed = List(Card(), required=True)
-    flips_due = fields.Dict(keys=PlayerName(), values=fields.Integer(strict=True),
-                            required=True)
+    flips_due = Seats(fields.Integer(strict=True), required=True)
     turn = fields.Dict(required=True)
     went_out = PlayerName(required=True, allow_none=True)
     final_turns = List(PlayerName(), required=True)
@@ -86,8 +88,7 @@ ACTION_SCHEMAS: dict[str, type[Schema]] = action_schemas(VOCABULARY, {
 class RoundSheetSchema(Schema):
     """A finished round (``shared/cases/README.md``): every layout face up, and who went out."""
 
-    layouts = fields.Dict(keys=PlayerName(), values=ROWS, required=True,
-                          metadata={"description": "{player: 3×3 rows of cards}"})
+    layouts = Seats(ROWS, required=True, metadata={"description": "{player: 3×3 rows of cards}"})
     went_out = PlayerName(allow_none=True, metadata={
         "description": "who went out first (GN-P7); without it no ±5"})
 
@@ -102,7 +103,8 @@ class ScoreRoundRequestSchema(Schema):
 class ScoreGameRequestSchema(Schema):
     """``POST /v1/games/gnoming/score-game``: ``{"rounds", "options"?}``."""
 
-    rounds = List(fields.Nested(RoundSheetSchema), required=True)
+    rounds = List(fields.Nested(RoundSheetSchema), required=True,
+                  validate=validate.Length(max=MAX_ROUNDS))
     options = Options()
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from referee.games.spy.vocabulary import VOCABULARY
-from referee.schemas.fields import List, Mode, Options, PlayerName, Players, Seed
+from referee.schemas.fields import List, Mode, Options, PlayerName, Players, Seats, Seed
 from referee.schemas.vocabulary import action_schemas
 
 
@@ -37,8 +37,8 @@ class SetupSchema(Schema):
     options = Options()
     mode = Mode()
     seed = Seed()
-    colours = fields.Dict(keys=PlayerName(), values=fields.String())
-    bases = fields.Dict(keys=PlayerName(), values=fields.Nested(LayoutSchema))
+    colours = Seats(fields.String())
+    bases = Seats(fields.Nested(LayoutSchema))
 
 
 class BaseSchema(LayoutSchema):
@@ -80,8 +80,8 @@ class StateSchema(Schema):
     seed = Seed(required=True, allow_none=True)
     options = fields.Dict(required=True)
     players = List(PlayerName(), required=True)
-    colours = fields.Dict(keys=PlayerName(), values=fields.String(), required=True)
-    bases = fields.Dict(keys=PlayerName(), values=fields.Nested(BaseSchema), required=True)
+    colours = Seats(fields.String(), required=True)
+    bases = Seats(fields.Nested(BaseSchema), required=True)
     eliminated = List(PlayerName(), required=True)
     winner = PlayerName(required=True, allow_none=True)
     turn = fields.Nested(TurnSchema, required=True, allow_none=True)

@@ -43,16 +43,25 @@ def violation(rule: str, code: str, where: str | None = None, **params: Any) -> 
     return Violation(rule, field=where, code=code, params=params)
 
 
+LISTED = 50
+"""The most problems of one check worth wording: an answer lists 50 (``referee.api.errors``).
+A check that finds more may count the others (:attr:`Problems.unlisted`) instead of building
+a :class:`Violation` for each."""
+
+
 class RefereeError(ValueError):
-    """Base of every engine error; ``violations`` lists what is wrong."""
+    """Base of every engine error; ``violations`` lists what is wrong, ``count`` how many
+    problems were found in all (``unlisted`` more than listed: counted, not worded)."""
 
     title = "Referee error"
 
-    def __init__(self, violations: list[Violation] | Violation):
+    def __init__(self, violations: list[Violation] | Violation, unlisted: int = 0):
         if isinstance(violations, Violation):
             violations = [violations]
         self.violations = list(violations)
-        super().__init__("; ".join(f"{v.rule}: {v.code or v.text}" for v in self.violations))
+        self.count = len(self.violations) + unlisted
+        super().__init__("; ".join(f"{v.rule}: {v.code or v.text}" for v in
+                                   self.violations[:LISTED]))
 
 
 class InvalidSetup(RefereeError):
@@ -75,9 +84,12 @@ class IllegalAction(RefereeError):
 
 @dataclass
 class Problems:
-    """Collects violations while checking something; ``raise_as(cls)`` raises if any."""
+    """Collects violations while checking something; ``raise_as(cls)`` raises if any.
+    ``unlisted``: problems a check counted without wording them, once :data:`LISTED` were
+    (each one problem of the input, as a :class:`Violation` would have been)."""
 
     items: list[Violation] = field(default_factory=list)
+    unlisted: int = 0
 
     def add(self, rule: str, message: str, where: str | None = None) -> None:
         """Record one broken rule as an English sentence (only while it has no code: prefer
@@ -89,9 +101,16 @@ class Problems:
         self.items.append(Violation(rule, field=where, code=code, params=params))
 
     def __bool__(self) -> bool:
-        return bool(self.items)
+        return bool(self.items) or self.unlisted > 0
+
+    @property
+    def full(self) -> bool:
+        """Whether :data:`LISTED` problems are worded: a check may count the next ones
+        (``unlisted += 1``) instead of wording them."""
+        return len(self.items) >= LISTED
 
     def raise_as(self, cls: type[RefereeError]) -> None:
-        """Raise ``cls`` with every recorded violation, if there is any."""
-        if self.items:
-            raise cls(self.items)
+        """Raise ``cls`` with every recorded violation (and the count of the unlisted ones),
+        if there is any."""
+        if self:
+            raise cls(self.items, unlisted=self.unlisted)

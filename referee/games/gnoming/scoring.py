@@ -176,8 +176,11 @@ def grid_problems(grid: Any, where: str, problems: Problems) -> bool:
             continue
         for c, card in enumerate(row):
             if not is_card(card):
-                problems.flag('GN-C1', "gnoming.sheet.not_a_card", f'{where}[{r}][{c}]', entered=repr(card), at=where, r=r, c=c, cards_text=CARDS_TEXT)
                 fine = False
+                if problems.full:  # counted, not worded: the answer lists the first 50
+                    problems.unlisted += 1
+                    continue
+                problems.flag('GN-C1', "gnoming.sheet.not_a_card", f'{where}[{r}][{c}]', entered=repr(card), at=where, r=r, c=c, cards_text=CARDS_TEXT)
     return fine
 
 
@@ -186,7 +189,9 @@ def check_round(data: Any, where: str, options: dict[str, Any], problems: Proble
 
     Every layout must be 3×3 cards of GN-C1, the player count allowed by GN-C2, no card more
     often than the deck holds (GN-C1: a fourth Hazard, fifteen 3s), ``went_out`` one of the
-    players.  Returns the players (in the order given) when the layouts were readable.
+    players.  Returns the players (in the order given) when the layouts were readable.  A
+    player count GN-C2 forbids is the one problem found: no layout of an impossible table
+    is read (4,000 layouts cost no more than 8).
     """
     if not isinstance(data, dict) or not isinstance(data.get("layouts"), dict):
         problems.flag('GN-S1', "gnoming.sheet.not_object", f'{where}.layouts', at=where)
@@ -196,6 +201,7 @@ def check_round(data: Any, where: str, options: dict[str, Any], problems: Proble
     count_problem = player_count_problem(len(players), options["allow_two_players"])
     if count_problem:
         problems.flag("GN-C2", count_problem[0], f"{where}.layouts", **count_problem[1])
+        return []
     readable = True
     for player, grid in layouts.items():
         if not player:

@@ -169,8 +169,13 @@ def _check_cards(state: dict, problems: Problems) -> None:
         problems.flag('GN-C1', "gnoming.snapshot.over_deck", 'state', **extra)
     if len(cards) != DECK_SIZE:
         problems.flag('GN-C1', "gnoming.snapshot.card_total", 'state', count=len(cards), deck_size=DECK_SIZE)
+    history = state["history"]
+    expected = state["round"] if state["phase"] == "over" else state["round"] - 1
+    if len(history) != expected:  # GN-C3: no record of a history this long is read
+        problems.flag('GN-C3', "gnoming.snapshot.history_length", 'state.history', expected=expected)
+        return
     options = {**state["options"]}
-    for i, record in enumerate(state["history"]):
+    for i, record in enumerate(history):
         where = f"state.history[{i}]"
         if not isinstance(record, dict) or set(record) != {"layouts", "went_out"}:
             problems.flag('GN-C3', "gnoming.snapshot.history_round", where, at=where)
@@ -243,10 +248,6 @@ def _check_phase(state: dict, problems: Problems) -> None:
     down = {p: face_down_count(layouts[p]) for p in players}
     up = {p: SIZE * SIZE - down[p] for p in players}
     due, piles = state["flips_due"], state["discard_piles"]
-    history_len = len(state["history"])
-    expected = state["round"] if phase == "over" else state["round"] - 1
-    if history_len != expected:
-        problems.flag('GN-C3', "gnoming.snapshot.history_length", 'state.history', expected=expected)
     holding = turn["holding"]
     if (holding is None) == (phase in HOLDING_PHASES):
         code = "gnoming.snapshot.holding_none" if holding is None else "gnoming.snapshot.holding_card"

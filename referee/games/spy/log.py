@@ -38,14 +38,20 @@ def log_problems(state: dict[str, Any], problems: Problems) -> None:
 
     Each entry is first tried by :func:`_fits` (one pass, no message built); only an entry it
     does not pass goes through :func:`_entry_problem`, which finds and words the problem (the
-    two agree: ``tests/spy/test_spy_log_fast.py``)."""
+    two agree: ``tests/spy/test_spy_log_fast.py``).  Once ``verdicts.LISTED`` problems are
+    worded, an entry :func:`_fits` refuses is counted (``problems.unlisted``: it has exactly
+    one problem, the first :func:`_entry_problem` would word), not worded."""
     players = state["players"]
     specs = _specs(tuple(players), len(base_cards(len(players))))
     before = len(problems.items)
     for index, entry in enumerate(state["log"]):
-        if _fits(entry, specs) or not _entry_problem(state, entry, index, problems):
+        if _fits(entry, specs):
             _agreement(state, entry, index, problems)
-    if len(problems.items) == before:
+        elif problems.full:
+            problems.unlisted += 1
+        elif not _entry_problem(state, entry, index, problems):
+            _agreement(state, entry, index, problems)
+    if len(problems.items) == before and not problems.unlisted:
         replay_problems(state, problems)
 
 

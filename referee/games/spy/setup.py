@@ -18,8 +18,8 @@ from referee.games.base import MODES, REFEREE, UNKNOWN, InvalidSetup, Problems
 from referee.games.common.card_sets import distinct_in
 from referee.games.common.shuffle import rng, shuffled
 from referee.games.spy.positions import FACINGS
-from referee.games.spy.rules import (BOMB_2, COLOURS, SPY, allowed_colours, base_cards,
-                                     card_moves_problems, short_repr)
+from referee.games.spy.rules import (BASE_CARDS, BOMB_2, COLOURS, SPY, allowed_colours,
+                                     base_cards, card_moves_problems, short_repr)
 from referee.games.spy.table import initial_knowledge
 
 GAME = "spy"
@@ -80,8 +80,9 @@ def layout_problems(base: Any, deck: tuple[str, ...], mode: str, problems: Probl
     """Add the problems of a base's ``cards``, ``spy_gap`` and ``facing`` (SPY-S1, SPY-S2).
 
     ``cards`` holds the ``len(deck)`` cards from the holder's left, Spy excluded, each of
-    ``deck`` once; in table mode ``"unknown"`` stands for any card not entered.
-    Returns True when the layout is usable.
+    ``deck`` once; in table mode ``"unknown"`` stands for any card not entered.  A list
+    longer than any base (7 cards, ``BASE_CARDS``) is that one problem: its cards are not
+    read (3,000 cards cost what 8 do).  Returns True when the layout is usable.
     """
     if not isinstance(base, dict):
         problems.flag("SPY-S2", "spy.base.not_object", where)
@@ -94,6 +95,8 @@ def layout_problems(base: Any, deck: tuple[str, ...], mode: str, problems: Probl
         if len(cards) != size:
             problems.flag("SPY-S1", "spy.base.size", f"{where}.cards", size=size,
                           count=len(cards))
+            if len(cards) > len(BASE_CARDS):
+                cards = []
         seen: set[str] = set()
         for i, card in enumerate([] if distinct_in(cards, frozenset(deck), mode == "table") else cards):
             if card == UNKNOWN and mode == "table":
