@@ -67,14 +67,19 @@ def test_a_rollback_is_proposed_voted_and_applied(server, phone):
     seats = [_seat(phone, link) for link in made["links"]]
     tap_first_moves(seats, moves=2)
     wait_version([host], 5)  # 2-3 the seats claimed, 4-5 the moves
-    host.select_option('[data-key="to-version"]', "3")
+    # each version once with its move; seat claims (2-3) are no place to go back to
+    options = host.locator('[data-key="to-version"] option').all_inner_texts()
+    assert options[0] == "Choose…" and options[2:] == ["v1 · the start of the match"]
+    assert options[1].startswith("v4 · card chosen · ana ")  # ana's card (dealt) follows
+    assert options[1].count("v4") == 1 and "Seat" not in options[1]
+    host.select_option('[data-key="to-version"]', "1")
     host.fill('[data-key="reason"]', "ben meant to take foreign aid")
     host.click('[data-key="propose"]')
     for seat in seats:
         box = seat.get_by_role("region", name="Rollback proposed")
         box.wait_for()
         assert "ben meant to take foreign aid" in box.inner_text()
-        assert "Go back to version 3." in box.inner_text()
+        assert "Go back to version 1." in box.inner_text()
         assert seat.locator(".actions-panel button").count() == 0  # no move while pending
     seats[0].get_by_role("button", name="Approve").click()
     wait_version([host, *seats], 7)

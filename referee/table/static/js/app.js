@@ -46,7 +46,8 @@ async function route(page) {
 }
 
 async function main() {
-  const page = await startPage("table.title", () => screen && screen.render && screen.render());
+  const page = await startPage("table.title", () => screen && screen.render && screen.render(),
+    () => screen && (screen.relang ? screen.relang() : screen.render && screen.render()));
   window.addEventListener("hashchange", () => route(page));
   await route(page);
 }

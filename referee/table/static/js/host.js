@@ -137,8 +137,21 @@ export async function startSetup({root, page}) {
         onclick: create}, t("table.host.create")) : null,
     ]);
   }
+  /** A language switch: the games' titles, option descriptions and rule titles are the
+   *  service's, so read them again in the new language. */
+  async function relang() {
+    try {
+      s.games = await api.games();
+      if (s.game) {
+        s.game = s.games.find((g) => g.name === s.game.name);
+        s.rules = await ruleTexts(s.game.name);
+      }
+      s.problem = null;
+    } catch (problem) { s.problem = problem; }
+    render();
+  }
   render();
-  return {render};
+  return {render, relang};
 }
 
 function verdictOrProblem(problem) {
@@ -204,16 +217,23 @@ export async function startHost({id, kept, root, page}) {
   const play = createPlay({id, token, game, onChange: () => render(), announce: page.status});
   const form = {to: null, reason: ""};
 
+  // Versions a rollback may go back to: the start (1) and those a game action made; a seat's
+  // invite, claim or new token, the host's recovery, a dispute's steps and a rematch change no
+  // game state, so going back to them is offered through the game action before them.
+  const NOT_PLAY = /^(seat_|host_|rollback_|rematch_)/;
   function proposeForm(m) {
-    const versions = Array.from({length: Math.max(0, m.version - 1)}, (_, i) => m.version - 1 - i);
+    const made = new Map();  // version -> its last game event
+    for (const e of play.events) if (!NOT_PLAY.test(e.type || "") && e.version < m.version) made.set(e.version, e);
+    const versions = [...made.keys(), ...(m.version > 1 ? [1] : [])]
+      .filter((v, i, all) => all.indexOf(v) === i).sort((a, b) => b - a);
     if (!versions.length || m.rollback || m.over || m.outcome) return null;
-    const at = (v) => play.events.filter((e) => e.version === v);
     return h("fieldset", {class: "propose"}, h("legend", {}, t("table.rollback.propose")),
       h("label", {class: "field"}, t("table.rollback.back_to"), " ",
         h("select", {"data-key": "to-version", onchange: (e) => { form.to = Number(e.target.value); }},
           h("option", {value: ""}, t("table.host.choose")),
           ...versions.map((v) => h("option", {value: v, selected: v === form.to},
-            [t("table.version_n", {n: v}), ...at(v).slice(-1).map((e) => ` · ${eventText(e)}`)].join(""))))),
+            [t("table.version_n", {n: v}), made.has(v) ? ` · ${eventText(made.get(v))}`
+              : ` · ${t("table.rollback.start")}`].join(""))))),
       h("label", {class: "field"}, t("table.rollback.reason"), " ",
         h("input", {type: "text", maxlength: 500, "data-key": "reason", value: form.reason,
           oninput: (e) => { form.reason = e.target.value; }})),
@@ -221,7 +241,8 @@ export async function startHost({id, kept, root, page}) {
         play.run(() => api.proposeRollback(id, token, form.to, form.reason, m.version))},
       t("table.rollback.send")));
   }
-  const eventText = (e) => eventLine(game, e).flat(Infinity)
+  // the event without its version (the option already names it)
+  const eventText = (e) => eventLine(game, e).flat(Infinity).slice(2)
     .map((x) => (x instanceof Node ? x.getAttribute("aria-label") : x)).join("");
 
   function render() {
@@ -261,5 +282,5 @@ export async function startHost({id, kept, root, page}) {
     ]);
   }
   await play.start();
-  return {render, stop: play.stop};
+  return {render, stop: play.stop, relang: play.relang};
 }

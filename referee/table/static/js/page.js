@@ -3,9 +3,11 @@ import {h, replace} from "./dom.js";
 import {setLanguage} from "./api.js";
 import {LANGUAGES, initialLanguage, language, t, useLanguage} from "./strings.js";
 
-/** Start a page: load the words, draw the header, then call render() now and whenever the
- *  language changes. Returns {status(text)} for short announcements (aria-live). */
-export async function startPage(titleId, render) {
+/** Start a page: load the words, draw the header, then call render() now and, whenever the
+ *  language changes, relang() (default render()): it must read again in the new language
+ *  whatever server sentence it shows. The status line (an announcement in the old language)
+ *  is cleared on a switch. Returns {status(text)} for short announcements (aria-live). */
+export async function startPage(titleId, render, relang = render) {
   const lang = initialLanguage();
   await useLanguage(lang);
   setLanguage(lang);
@@ -18,15 +20,16 @@ export async function startPage(titleId, render) {
         h("select", {"data-key": "lang", onchange: async (e) => {
           await useLanguage(e.target.value, true);
           setLanguage(e.target.value);
+          line.textContent = "";
           drawHeader();
-          render();
+          await relang();
         }}, ...LANGUAGES.map((code) => h("option", {value: code, selected: code === language()},
           t(`table.language.${code}`))))),
     ]);
   };
+  const line = document.getElementById("status");
   drawHeader();
   render();
-  const line = document.getElementById("status");
   return {status(text) { line.textContent = text; }};
 }
 

@@ -17,7 +17,9 @@ export const isOver = (m) => Boolean(m && (m.outcome || m.over));
 export function createPlay({id, token, game, onChange, announce}) {
   const s = {id, token, game, match: null, legal: [], verdict: null, notice: null,
     live: "connecting", events: [], busy: false};
-  let legalAt = null, stream = null;
+  // lang: the language of every server sentence held (awaiting, verdict, notice); an answer
+  // asked for in another language (before a switch) is dropped when it arrives.
+  let legalAt = null, stream = null, lang = language();
 
   async function loadLegal() {
     const at = s.match && s.match.version;
@@ -35,25 +37,48 @@ export function createPlay({id, token, game, onChange, announce}) {
   }
 
   s.refresh = async () => {
-    merge(await api.readMatch(id, token));
+    const asked = lang;
+    const answer = await api.readMatch(id, token);
+    if (asked !== lang) return;  // read before a language switch: its sentences are stale
+    merge(answer);
     await loadLegal();
     onChange();
   };
 
-  s.start = async () => {
-    await s.refresh();
+  /** Follow the stream (in the page's language) after the events already held. */
+  function follow() {
+    const asked = lang;
+    const mine = (f) => (...args) => (asked === lang ? f(...args) : undefined);
     stream = api.follow(id, token, {
-      onEvent: (event) => {
+      after: s.events.length ? s.events[s.events.length - 1].seq ?? 0 : 0,
+      onEvent: mine((event) => {
         s.events.push(event);
         // a seat invited, claimed or re-issued changes what the match read says about seats
         // (open_seats), which the stream's view does not carry: read the match again
         if (/^seat_/.test(event.type || "")) s.refresh().catch(() => {});
-      },
-      onView: async (view) => { merge(view); await loadLegal(); onChange(); },
-      onStatus: (status) => { s.live = status; onChange(); },
+      }),
+      onView: mine(async (view) => { merge(view); await loadLegal(); onChange(); }),
+      onStatus: mine((status) => { s.live = status; onChange(); }),
     });
+  }
+
+  s.start = async () => {
+    await s.refresh();
+    follow();
   };
   s.stop = () => stream && stream.close();
+
+  /** The page's language changed: every server sentence held is in the old one, so drop the
+   *  notice and verdict, read the match again and follow the stream anew in the new one. */
+  s.relang = async () => {
+    if (lang === language()) return;
+    lang = language();
+    s.stop();
+    s.notice = null; s.verdict = null; legalAt = null;
+    onChange();
+    await s.refresh().catch(() => {});
+    follow();
+  };
 
   /** Send action at the version shown; show the verdict of a refusal, refresh a stale one. */
   s.send = async (action) => {

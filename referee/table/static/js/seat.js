@@ -46,5 +46,5 @@ export async function startSeat({id, token, root, page}) {
     ]);
   }
   await play.start();
-  return {render, stop: play.stop};
+  return {render, stop: play.stop, relang: play.relang};
 }
