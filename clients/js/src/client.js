@@ -71,8 +71,9 @@ export class RefereeClient {
 
   /**
    * {actions, to_move}: every legal action in `state` (of `player` if given). `form:
-   * "grouped"` asks for the picker form (issue 22 item 3; PROVISIONAL: sent as `?form=grouped`,
-   * untested until the server answers it).
+   * "grouped"` adds `groups`: one entry per action type with each field's `choices` and the
+   * `illegal` combinations (README "Legal actions for pickers"); another form is a 422
+   * RefereeError naming `query.form`.
    */
   legalActions(game, state, { player, form } = {}) {
     return this.call("POST", path("/v1/games/", game, "/legal-actions"), {

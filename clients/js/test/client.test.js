@@ -75,6 +75,19 @@ describe("the client against a live server", { skip: reason ?? false }, () => {
     assert.ok((await referee.rules("coup")).rules.length > 10);
   });
 
+  test("grouped legal actions expand to the flat list (table-mode All Fours: 51 cards not seen, AF-K1)", async () => {
+    let state = await referee.setup("all-fours", ["ana", "ben"], { dealer: "ben", mode: "table", kick: "QD" });
+    state = (await referee.apply("all-fours", state, { type: "stand", player: "ana" })).state;
+    const grouped = await referee.legalActions("all-fours", state, { player: "ana", form: "grouped" });
+    assert.deepEqual(grouped.groups.map((g) => [g.type, g.choices.card.length, g.illegal.length]), [["play", 51, 0]]);
+    assert.ok(!grouped.groups[0].choices.card.includes("QD")); // the kick is face up (AF-K1)
+    const expanded = grouped.groups[0].choices.card.map((card) => JSON.stringify({ type: "play", player: "ana", card }));
+    const flat = (await referee.legalActions("all-fours", state, { player: "ana" })).actions;
+    assert.deepEqual(expanded.sort(), flat.map((a) => JSON.stringify({ type: a.type, player: a.player, card: a.card })).sort());
+    const error = await referee.legalActions("all-fours", state, { form: "stacked" }).catch((e) => e);
+    assert.deepEqual([error.status, error.errors[0].field], [422, "query.form"]);
+  });
+
   test("plays an All Fours hand through the stateless endpoints (AF-B1: only the eldest hand begs)", async () => {
     let state = await referee.setup("all-fours", ["ana", "ben"], { dealer: "ben", seed: 42 });
     const first = await referee.legalActions("all-fours", state);

@@ -101,8 +101,9 @@ class RefereeClient:
     def legal_actions(self, game: str, state: JSON, player: str | None = None, *,
                       form: str | None = None) -> JSON:
         """``{"actions", "to_move"}``: every legal action now (of ``player`` if given).
-        ``form="grouped"`` asks for the picker form (issue 22 item 3; PROVISIONAL: sent as
-        ``?form=grouped``, untested until the server answers it)."""
+        ``form="grouped"`` adds ``groups``: one entry per action type with each field's
+        ``choices`` and the ``illegal`` combinations (README "Legal actions for pickers");
+        another form is a 422 :class:`RefereeError` naming ``query.form``."""
         body = {"state": state, **({"player": player} if player is not None else {})}
         return self._call("POST", f"/v1/games/{game}/legal-actions", json=body,
                           params=_form(form))
@@ -212,7 +213,7 @@ class RefereeClient:
 
     def match_legal_actions(self, match_id: str, token: str, *, form: str | None = None) -> JSON:
         """``{"version", "actions", "to_move"}``: the token's seat's legal actions now.
-        ``form="grouped"``: the picker form (issue 22 item 3; PROVISIONAL)."""
+        ``form="grouped"`` adds ``groups`` (the picker form, as :meth:`legal_actions`)."""
         return self._call("GET", f"/v1/matches/{match_id}/legal-actions", token=token,
                           params=_form(form))
 

@@ -185,3 +185,47 @@ def test_answers_come_in_the_clients_language_with_the_same_codes(base_url):
     assert burmese_script == [True] * len(found[1])
     assert not any("\u1000" <= ch <= "\u109f" for v in found[0] for ch in v["message"])
     assert burmese.rules("all-fours")["language"] == "my"
+
+
+def _expand(groups):
+    """The flat actions a grouped answer stands for: every combination of each group's
+    choices (one value per field) except its ``illegal`` ones (README 'Legal actions for
+    pickers')."""
+    import itertools
+    out = []
+    for group in groups:
+        fields = list(group["choices"])
+        illegal = [json.dumps(c, sort_keys=True) for c in group["illegal"]]
+        for values in itertools.product(*(group["choices"][f] for f in fields)):
+            combo = dict(zip(fields, values))
+            if json.dumps(combo, sort_keys=True) not in illegal:
+                out.append({"type": group["type"], "player": group["player"], **combo})
+    return sorted(json.dumps(a, sort_keys=True) for a in out)
+
+
+def test_grouped_legal_actions_expand_to_the_flat_list_af_table_mode(referee):
+    """Table-mode All Fours after ana stands (AF-B1): her hand is unknown, so every one of the
+    51 cards not seen (52 less the kicked QD, AF-K1) may be played: one `play` group."""
+    state = referee.setup("all-fours", ["ana", "ben"], dealer="ben", mode="table", kick="QD")
+    state = referee.apply("all-fours", state, {"type": "stand", "player": "ana"})["state"]
+    grouped = referee.legal_actions("all-fours", state, "ana", form="grouped")
+    assert [(g["type"], len(g["choices"]["card"])) for g in grouped["groups"]] == [("play", 51)]
+    assert "QD" not in grouped["groups"][0]["choices"]["card"]
+    assert _expand(grouped["groups"]) == sorted(
+        json.dumps(a, sort_keys=True) for a in referee.legal_actions("all-fours", state, "ana")["actions"])
+
+
+def test_a_match_s_grouped_legal_actions_expand_to_its_flat_list(referee):
+    """Coup's first turn (COUP-A1..A7 with 2 coins each): the grouped form names the same
+    actions as the flat one; a bad form is 422 naming query.form."""
+    created = referee.create_match("coup", ["ana", "ben", "cy"], seed=3)
+    ana = created["seats"]["ana"]
+    grouped = referee.match_legal_actions(created["id"], ana, form="grouped")
+    flat = referee.match_legal_actions(created["id"], ana)
+    assert _expand(grouped["groups"]) == sorted(json.dumps(a, sort_keys=True)
+                                                for a in flat["actions"])
+    assert {g["type"] for g in grouped["groups"]} >= {"income", "foreign_aid", "tax"}
+    with pytest.raises(RefereeError) as refused:
+        referee.match_legal_actions(created["id"], ana, form="stacked")
+    assert refused.value.status == 422
+    assert refused.value.problem["errors"][0]["field"] == "query.form"
