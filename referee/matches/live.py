@@ -41,12 +41,13 @@ Waiting never holds a thread of its own: each reader waits on a
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import re
 import time
-from typing import Any, Iterator
+from typing import Any, Callable, ContextManager, Iterator
 
 from referee.i18n import DEFAULT
 from referee.i18n.negotiation import speaking
@@ -208,11 +209,13 @@ def _read_accepted(store: MatchStore):
 
 
 def long_poll(store: MatchStore, record: dict[str, Any], caller: Caller, after: int,
-              wait: float) -> dict[str, Any]:
+              wait: float, idle: Callable[[], ContextManager] = contextlib.nullcontext
+              ) -> dict[str, Any]:
     """``{"version", "events"}``: the events ``caller`` may see with ``seq`` > ``after``; when
     there are none yet and the match is not over, wait up to ``wait`` seconds for some.  404
     ``not-found`` if the match goes away meanwhile, 401 ``unauthorized`` if the caller's token
-    is re-issued meanwhile."""
+    is re-issued meanwhile.  ``idle()`` is entered around each wait (the HTTP layer gives back
+    the client's turn at the worker meanwhile)."""
     deadline = time.monotonic() + wait
     over = game_entry(record["game"]).engine.is_over
     with store.feed.watch(record["id"]) as watch:
@@ -231,4 +234,5 @@ def long_poll(store: MatchStore, record: dict[str, Any], caller: Caller, after: 
             left = deadline - time.monotonic()
             if events or left <= 0 or over(record["state"]):
                 return {"version": record["version"], "events": events}
-            watch.wait(left)
+            with idle():
+                watch.wait(left)
