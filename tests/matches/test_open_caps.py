@@ -9,6 +9,7 @@ budget window after 60 s let it go on).  The suite runs with limits off; these t
 with the default caps."""
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -20,6 +21,7 @@ from tests.matches.conftest import bearer
 SEATS = ["ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal"]
 COUP_8 = {"game": "coup", "players": SEATS, "seed": 7}
 """Coup seats 3 to 8 players (COUP-S1): 8 seats and the host are 9 tokens."""
+MYANMAR = re.compile("[\u1000-\u109f]")
 ALL_FOURS = {"game": "all-fours", "players": ["ana", "ben"], "dealer": "ana", "seed": 42}
 
 
@@ -62,6 +64,10 @@ def test_a_token_holds_at_most_8_streams_and_long_polls_a_ticket_counting_as_its
         assert (problem["cap"], problem["limit"]) == ("streams-per-token", 8)
         assert problem["errors"][0]["field"] == "Authorization"
         assert "8 streams" in problem["detail"]
+        burmese = _refusal(client.get(game.url + "/stream",
+                                      headers={**ana, "Accept-Language": "my"}))
+        assert all(MYANMAR.search(text) for text in (
+            burmese["title"], burmese["detail"], burmese["errors"][0]["message"]))
         assert client.get(game.url + "/events?after=0&wait=5", headers=ana).status_code == 429
         ticket = client.post(game.url + "/stream-tickets", headers=ana).get_json()["ticket"]
         by_ticket = client.get(f"{game.url}/stream?ticket={ticket}")
