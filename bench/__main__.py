@@ -14,9 +14,13 @@ workers, then measures, each from this separate process:
     product echo's peak: server CPU per request (workers' utime+stime / answers), p50, p99,
     and the ratio to the product's echo CPU per request;
 (e) engine throughput in process (checked actions/s per core, trick sheets/s);
-(f) Redis MEMORY USAGE of a match at mid-game: its state key, its logs per action.
+(f) Redis MEMORY USAGE of a match at mid-game: its state key, its logs per action;
+(g) starvation (:mod:`bench.starvation`, servers of its own, ~50 s): another client's
+    ``/livez`` and match reads while one address holds its 64 streams and sends the worst
+    bodies.
 
-Writes the results between the bench markers of ``bench/RESULTS.md`` (other sections kept).
+Writes the results between the bench markers of ``bench/RESULTS.md`` and (g) between the
+starvation markers (other sections kept).
 Options: ``--smoke`` (a few requests each: shows the bench runs, numbers mean nothing),
 ``--out PATH``, ``--peak S``, ``--fixed S`` (seconds per endpoint), ``--note TEXT``.
 """
@@ -30,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import engines, report
+from bench import engines, report, starvation
 from bench.load import Fixed, closed_loop, merged, open_loop
 from bench.payloads import stateless_bodies
 from bench.servers import Gunicorn, RedisServer
@@ -165,6 +169,10 @@ def main(argv: list[str] | None = None) -> None:
                          durations=(args.warm, args.peak, args.fixed))
     report.write(args.out, text)
     print(text)
+    starved = starvation.run(smoke=args.smoke)
+    section = starvation.render(starved, command.strip(), args.note)
+    starvation.write(args.out, section)
+    print(section)
 
 
 if __name__ == "__main__":

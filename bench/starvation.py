@@ -1,0 +1,356 @@
+"""One client cannot starve the others (issue 21 item 2): while one address holds its maximum of
+open streams and sends the worst admitted requests, another client's ``/livez`` and match reads
+keep their p99 within :data:`TARGET_MS`.
+
+The real server as ``referee serve`` runs it (:class:`bench.servers.Gunicorn`: 2 gevent
+workers, its own redis-server), with the **default** abuse limits (the budgets, the caps on open
+streams, each address's share of connections and its turns).  Everything goes to 127.0.0.1;
+the two clients speak from two loopback addresses (all of 127/8 is loopback on Linux), so the
+per-address limits tell them apart:
+
+- the **attacker** (:data:`ATTACKER`) creates an 8-seat Coup match and opens 8 streams per seat
+  token (64: its address's cap; a 65th is tried and must answer 429), then sends the worst
+  bodies :mod:`bench.worst_inputs` finds (:data:`WORST`, plus the issue's 4,000-player Gnoming
+  round) back to back on :data:`SENDERS` keep-alive connections, reconnecting when refused;
+- the **victim** (:data:`VICTIM`) creates a match of its own and, for ``--seconds``, asks
+  ``/livez`` 20 times a second and reads its match 10 times a second (each seat token in
+  turn: within its budgets), on keep-alive connections held one by each worker (so both
+  workers, each serving the attacker, are measured: :func:`bench.servers.connections_by_
+  worker`); a request's latency counts from when it was due (a late answer delays the next:
+  no coordinated omission).
+
+Prints one JSON line and writes the section between :data:`BEGIN` and :data:`END` of
+``bench/RESULTS.md``.  ``python -m bench.starvation [--seconds 30] [--smoke] [--note TEXT]``
+(about 50 s); also the last step of ``python -m bench``.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import shlex
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.load import Connection, Result, request_bytes
+from bench.servers import Gunicorn, RedisServer, connections_by_worker
+
+ATTACKER, VICTIM = "127.0.0.1", "127.0.0.2"
+SEATS = ["ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal"]
+STREAMS_PER_SEAT = 8
+"""8 seats × 8 = 64: the attacker's address's cap (``REFEREE_STREAMS_PER_ADDRESS``)."""
+SENDERS = 32
+"""Attacker connections sending the worst bodies: with its 64 streams, within its share of 100
+connections per worker even when one worker takes two thirds of them; more would only wait
+for the address's turns (2 per worker)."""
+TARGET_MS = 100.0
+WARM_SECONDS = 3.0
+LIVEZ_PER_S, READS_PER_S = 20, 10
+DEFAULT_LIMITS = {"REFEREE_RATE_LIMITS": "on", "REFEREE_LIMIT_CREATE": "20/minute;200/hour",
+                  "REFEREE_LIMIT_MATCH_PER_TOKEN": "240/minute",
+                  "REFEREE_LIMIT_MATCH_PER_IP": "1200/minute",
+                  "REFEREE_LIMIT_STATELESS_PER_IP": "3000/minute"}
+"""The shipped budgets (``referee.api.ratelimits.DEFAULTS``; :data:`bench.servers.BUDGETS`
+lifts them for the speed bench): the attacker stays within them."""
+
+WORST = [("POST /v1/games/gnoming/score-game", "rounds", "copies"),
+         ("POST /v1/games/spy/apply", "state.log", "{}"),
+         ("POST /v1/games/gnoming/legal-actions", "state.history", "{}"),
+         ("POST /v1/games/all-fours/legal-actions", "state.tricks", "{}"),
+         ("POST /v1/games/all-fours/score", "sheet.tricks", "{}")]
+"""The costliest rows of ``bench/worst_inputs.py``'s search (bench/RESULTS.md, "Worst
+inputs"): endpoint, the list inflated, its filler; the largest count an array may hold
+(``MAX_ITEMS``: a longer one is refused before it is read) is sent."""
+
+BEGIN = "<!-- starvation:begin (written by python -m bench.starvation) -->"
+END = "<!-- starvation:end -->"
+
+
+def worst_bodies() -> list[tuple[str, str, bytes]]:
+    """``(label, path, body)`` of each :data:`WORST` row, built by :mod:`bench.worst_inputs`
+    (its valid bodies, inflated to under 256 KiB), and the issue's 202 KB Gnoming round of
+    4,000 players' 3×3 layouts."""
+    import os
+    os.environ.setdefault("REFEREE_RATE_LIMITS", "off")  # the test client that builds them
+    from bench import worst_inputs
+    from referee.api.limits import MAX_ITEMS
+    from referee.serving.app import create_app
+    client = create_app({"TESTING": True, "REDIS_URL": None, "RATE_LIMITS_ENABLED": False,
+                         "MAX_LIVE_MATCHES": None, "LOG_LEVEL": "WARNING",
+                         "ACCESS_LOG": False}).test_client()
+    wanted = {label: (where, filler) for label, where, filler in WORST}
+    found: dict[str, tuple[int, str, bytes]] = {}
+    for label, _, url, body, headers in worst_inputs.endpoints(client):
+        if label not in wanted or headers:
+            continue
+        where, filler = wanted[label]
+        for name, inflated in worst_inputs.inflations(body):
+            at, _, rest = name.partition(" × ")
+            count, _, kind = rest.partition(" ")
+            if (at == where and kind == filler and int(count) <= MAX_ITEMS
+                    and int(count) > found.get(label, (0,))[0]):  # longer: refused unread
+                found[label] = (int(count), url, json.dumps(inflated).encode())
+    out = [(f"{label} ({wanted[label][0]} × {n} {wanted[label][1]})", url, body)
+           for label, (n, url, body) in found.items()]
+    layouts = {f"p{i}": [["1", "2", "3"]] * 3 for i in range(4000)}
+    out.append(("POST /v1/games/gnoming/score-round (4000 players' layouts)",
+                "/v1/games/gnoming/score-round", json.dumps({"round": {"layouts": layouts}}
+                                                            ).encode()))
+    return out
+
+
+async def _json(conn: Connection, method: str, path: str, body=None, token=None):
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    raw = request_bytes(method, path, json.dumps(body).encode() if body is not None else b"",
+                        headers)
+    status, answer = await conn.send(raw)
+    return status, json.loads(answer) if answer else None
+
+
+async def _create(source: str, port: int) -> dict:
+    conn = Connection(port, source)
+    status, created = await _json(conn, "POST", "/v1/matches",
+                                  {"game": "coup", "players": SEATS, "seed": 7})
+    conn.close()
+    if status != 201:
+        raise SystemExit(f"starvation: creating a match answered {status}: {created}")
+    return created
+
+
+async def _open_stream(port: int, path: str, token: str, stop: float) -> tuple[int, object]:
+    """Open a stream from :data:`ATTACKER`: ``(status, task reading it until stop)``."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                   local_addr=(ATTACKER, 0))
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}"
+                 "\r\n\r\n".encode())
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head[9:12])
+
+    async def drain() -> None:
+        try:
+            while time.monotonic() < stop and await asyncio.wait_for(reader.read(65536),
+                                                                     stop - time.monotonic()):
+                pass
+        except (asyncio.TimeoutError, OSError):
+            pass
+        finally:
+            writer.close()
+    return status, asyncio.ensure_future(drain())
+
+
+async def _attack(port: int, bodies, ready, seconds: float, report) -> None:
+    created = await _create(ATTACKER, port)
+    stop = time.monotonic() + seconds
+    path = f"/v1/matches/{created['id']}/stream"
+    opened = [await _open_stream(port, path, created["seats"][seat], stop)
+              for seat in SEATS for _ in range(STREAMS_PER_SEAT)]
+    over, _ = await _open_stream(port, path, created["host_token"], time.monotonic())
+    statuses: dict[int, int] = {}
+    refused = 0
+    ready.set()
+
+    async def sender(i: int) -> None:
+        nonlocal refused
+        conn = Connection(port, ATTACKER)
+        n = i
+        while time.monotonic() < stop:
+            _, url, body = bodies[n % len(bodies)]
+            n += 1
+            try:
+                status, _ = await conn.send(request_bytes("POST", url, body))
+            except (OSError, asyncio.IncompleteReadError):
+                conn.close()
+                refused += 1
+                await asyncio.sleep(0.2)
+                continue
+            statuses[status] = statuses.get(status, 0) + 1
+            if status == 429:
+                await asyncio.sleep(0.2)
+        conn.close()
+
+    await asyncio.gather(*(sender(i) for i in range(SENDERS)))
+    for _, task in opened:
+        await task
+    report.put({"streams_open": sum(1 for status, _ in opened if status == 200),
+                "stream_65th": over, "answers": statuses, "broken_connections": refused})
+
+
+def attacker(port: int, bodies, ready, seconds: float, report) -> None:
+    """The attacker's process (see the module docstring)."""
+    asyncio.run(_attack(port, bodies, ready, seconds, report))
+
+
+async def _pinned(port: int, pids: list[int], raw: bytes) -> dict[int, Connection]:
+    """One keep-alive connection from :data:`VICTIM` held by each worker of ``pids`` (new
+    connections go to whichever worker accepts first: open them until each has one)."""
+    held: dict[int, Connection] = {}
+    for _ in range(64):
+        conn = Connection(port, VICTIM)
+        await conn.send(raw)
+        mine = conn.writer.get_extra_info("sockname")[1]
+        owner = next((pid for pid, peers in connections_by_worker(port, pids).items()
+                      if (VICTIM, mine) in peers), None)
+        if owner is not None and owner not in held:
+            held[owner] = conn
+        else:
+            conn.close()
+        if len(held) == len(pids):
+            break
+    return held
+
+
+async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
+    created = await _create(VICTIM, port)
+    tokens = [created["seats"][seat] for seat in SEATS]
+    read_path = f"/v1/matches/{created['id']}"
+    livez = request_bytes("GET", "/livez", b"")
+    pinned = {"livez": await _pinned(port, pids, livez),
+              "match read": await _pinned(port, pids, livez)}
+    results: dict[tuple[str, int], Result] = {}
+    start = time.monotonic()
+
+    async def loop(kind: str, pid: int, conn: Connection, rate: float) -> None:
+        result = results[(kind, pid)] = Result(seconds)
+        for n in range(int(rate * seconds)):
+            due = start + n / rate
+            if (wait := due - time.monotonic()) > 0:
+                await asyncio.sleep(wait)
+            raw = livez if kind == "livez" else request_bytes(
+                "GET", read_path, b"", {"Authorization": f"Bearer {tokens[n % len(tokens)]}"})
+            status, _ = await conn.send(raw)
+            result.latencies.append(time.monotonic() - due)
+            result.statuses[status] = result.statuses.get(status, 0) + 1
+        conn.close()
+
+    rates = {"livez": LIVEZ_PER_S, "match read": READS_PER_S}
+    await asyncio.gather(*(loop(kind, pid, conn, rates[kind] / len(conns))
+                           for kind, conns in pinned.items() for pid, conn in conns.items()))
+    out = {}
+    for kind in rates:
+        ours = [r for (k, _), r in results.items() if k == kind]
+        whole = Result(seconds, latencies=[x for r in ours for x in r.latencies])
+        for r in ours:
+            for status, n in r.statuses.items():
+                whole.statuses[status] = whole.statuses.get(status, 0) + n
+        out[kind] = {"answers": whole.statuses, "p50_ms": whole.percentile(50) * 1000,
+                     "p99_ms": whole.percentile(99) * 1000,
+                     "max_ms": max(whole.latencies) * 1000, "requests": len(whole.latencies),
+                     "workers": len(ours)}
+    report.put(out)
+
+
+def victim(port: int, pids: list[int], seconds: float, report) -> None:
+    """The victim's process (see the module docstring)."""
+    asyncio.run(_measure(port, pids, seconds, report))
+
+
+def run(seconds: float = 30.0, smoke: bool = False) -> dict:
+    """Start the servers, run both clients, stop everything; the figures as a dict."""
+    warm = 0.5 if smoke else WARM_SECONDS
+    if smoke:
+        seconds = 2.0
+    bodies = worst_bodies()
+    logs = Path(tempfile.mkdtemp(prefix="referee-starvation-"))
+    redis_server = RedisServer()
+    try:
+        server = Gunicorn("referee.serving.wsgi:app", redis_server.url, logs / "server.log",
+                          env=DEFAULT_LIMITS)
+        try:
+            ctx = multiprocessing.get_context("spawn")
+            ready, attack_report, victim_report = ctx.Event(), ctx.Queue(), ctx.Queue()
+            attack = ctx.Process(target=attacker, args=(
+                server.port, bodies, ready, seconds + warm + 5, attack_report))
+            attack.start()
+            if not ready.wait(60):
+                raise SystemExit("starvation: the attacker did not get ready")
+            time.sleep(warm)
+            pids = server.workers()
+            spread = [sum(1 for ip, _ in peers if ip == ATTACKER)
+                      for peers in connections_by_worker(server.port, pids).values()]
+            cpu, began = server.cpu_seconds(), time.monotonic()
+            measure = ctx.Process(target=victim, args=(server.port, pids, seconds,
+                                                       victim_report))
+            measure.start()
+            victims = victim_report.get(timeout=seconds + 60)
+            busy = (server.cpu_seconds() - cpu) / (time.monotonic() - began)
+            measure.join(10)
+            attacks = attack_report.get(timeout=60)
+            attack.join(10)
+        finally:
+            server.stop()
+    finally:
+        redis_server.stop()
+    return {"seconds": seconds, "bodies": [label for label, _, _ in bodies],
+            "attacker": {**attacks, "connections_per_worker": spread}, "victim": victims,
+            "worker_cpu_busy": busy}
+
+
+def render(result: dict, command: str, note: str = "") -> str:
+    """The RESULTS.md section of ``result``."""
+    v, a = result["victim"], result["attacker"]
+    met = all(v[kind]["p99_ms"] <= TARGET_MS for kind in v)
+    rows = "\n".join(
+        f"| {kind} | {v[kind]['requests']} | {_statuses(v[kind]['answers'])} | "
+        f"{v[kind]['p50_ms']:.1f} | **{v[kind]['p99_ms']:.1f}** | {v[kind]['max_ms']:.1f} |"
+        for kind in v)
+    bodies = "; ".join(result["bodies"])
+    return f"""{BEGIN}
+## Starvation (issue 21 item 2): one address cannot delay another's answers
+
+`{command}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; 2 gevent workers, Redis,
+the default limits; {result['seconds']:.0f} s measured).{(' ' + note) if note else ''}
+
+The attacker ({ATTACKER}) held {a['streams_open']} streams (its 65th: {a['stream_65th']}) and
+sent the worst bodies on {SENDERS} connections: {_statuses(a['answers'])}
+({a['broken_connections']} connections refused or broken, reopened); its connections per
+worker when the measure began: {' and '.join(map(str, a['connections_per_worker']))}; the
+other client read through each worker (one keep-alive connection per worker and kind); the
+two workers used
+{result['worker_cpu_busy']:.2f} CPU seconds per second (2.00: both busy all the time).
+Bodies: {bodies}.
+
+The other client ({VICTIM}), latency from when each request was due:
+
+| request | sent | answers | p50 ms | p99 ms | max ms |
+| --- | ---: | --- | ---: | ---: | ---: |
+{rows}
+
+Target p99 ≤ {TARGET_MS:.0f} ms: **{'met' if met else 'NOT met'}**.
+{END}"""
+
+
+def _statuses(counts: dict) -> str:
+    return ", ".join(f"{n} × {status}" for status, n in sorted(counts.items(), key=str))
+
+
+def write(path: Path, section: str) -> None:
+    """Put ``section`` between :data:`BEGIN` and :data:`END` of ``path`` (appended the first
+    time), keeping the rest of the file."""
+    old = path.read_text() if path.is_file() else "# Benchmark results\n"
+    if BEGIN in old and END in old:
+        head, rest = old.split(BEGIN, 1)
+        path.write_text(head + section + rest.split(END, 1)[1])
+    else:
+        path.write_text(old.rstrip("\n") + "\n\n" + section + "\n")
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(prog="python -m bench.starvation",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--smoke", action="store_true", help="2 s: shows that it runs")
+    parser.add_argument("--note", default="")
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("RESULTS.md"))
+    args = parser.parse_args(argv)
+    result = run(args.seconds, args.smoke)
+    print(json.dumps(result))
+    write(args.out, render(result, shlex.join(["python", "-m", "bench.starvation", *argv]),
+                           args.note))
+
+
+if __name__ == "__main__":
+    main()
