@@ -219,7 +219,9 @@ def _answer(status: int, result: dict, replayed: bool):
 @problems(401, 404, 422)
 def events(query, match_id):
     """The event log the caller may see (``?after=N``: events with ``seq`` > N), in order,
-    each event once with the fields the caller may see.  Long-poll: with ``wait=S`` (0–25)
+    each event once with the fields the caller may see, a page at a time: at most ``limit``
+    (default 100, at most 200) and under 64 KB; ``next`` is the ``after`` of the next page
+    (``null``: no more logged yet).  Long-poll: with ``wait=S`` (0–25)
     and nothing new yet, the answer waits up to S seconds for an event (none when the match is
     over).  Authorised by token, by ``?ticket=`` (a stream ticket) or neither (public).
     ``ETag`` is the version the answer was read at."""
@@ -228,11 +230,11 @@ def events(query, match_id):
         lease = _lease(caller)
         try:
             body = live.long_poll(svc.store, record, caller, query["after"], query["wait"],
-                                  idle=fair_share.idle)
+                                  idle=fair_share.idle, limit=query["limit"])
         finally:
             lease.release()
     else:
-        body = svc.events(record, caller, query["after"])
+        body = svc.events(record, caller, query["after"], query["limit"])
     return body, 200, _etag(body["version"])
 
 
