@@ -99,11 +99,15 @@ class MatchViewSchema(Schema):
     commitment = fields.String(required=True)
     rollback = fields.Dict(allow_none=True, required=True, metadata={
         "description": "the pending rollback proposal (proposal, to_version, reason, "
-                       "approval, crosses_scoring, undone, approved_by, rejected_by), or null"})
+                       "approval, crosses_scoring, undone: the first 20 moves it undoes, "
+                       "undone_count: how many in all, approved_by, rejected_by), or null"})
     rematch = fields.String(allow_none=True, required=True, metadata={
         "description": "the id of this finished match's rematch, once started"})
     view = fields.Dict(required=True, metadata={"description": "the game's view for this "
-                                                "reader (see the game's views module)"})
+                                                "reader (see the game's views module); a "
+                                                "public log (Spy) holds its last 100 entries, "
+                                                "log_from the index of the first shown when "
+                                                "earlier ones are left out"})
 
 
 class MatchActionSchema(FastLoad, Schema):

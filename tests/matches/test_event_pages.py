@@ -15,9 +15,11 @@ SEATS = ["ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal"]
 ANSWER_BYTES = 64 * 1024
 
 
-STALLING = ("income", "pass", "allow", "close_window", "end_turn", "turn_round", "stand")
-"""Actions that keep a match going: Coup's income (COUP-A1, a coin no one may challenge or
-block) and windows let pass; Spy's turns ended without spying."""
+STALLING = ("pass", "allow", "close_window", "return_cards", "exchange", "income", "end_turn",
+            "turn_round", "stand")
+"""Actions that keep a match going, the first that is legal taken: windows let pass, Coup's
+exchange (COUP-A7: cards back to the court deck, no coin gained, so no one must coup) and its
+cards returned, else income (COUP-A1); Spy's turns ended without spying."""
 
 
 def play_long(game, versions: int):
@@ -31,7 +33,9 @@ def play_long(game, versions: int):
         choices = [(who, a) for who in match["to_move"] for a in game.legal(who)]
         choices = choices or [("host", a) for a in game.legal("host")
                               if a["player"] not in game.created["seats"]]
-        who, action = next((c for c in choices if c[1]["type"] in STALLING), choices[0])
+        stalling = [c for c in choices if c[1]["type"] in STALLING]
+        who, action = min(stalling, key=lambda c: STALLING.index(c[1]["type"]),
+                          default=choices[0])
         answer = game.act(who, action, match["version"])
         assert answer.status_code == 200, answer.get_json()
 
@@ -42,12 +46,12 @@ def long_coup(client, table, versions: int):
 
 
 @pytest.fixture
-def coup_300(client, table):
-    return long_coup(client, table, 300)
+def coup_600(client, table):
+    return long_coup(client, table, 600)
 
 
-def test_the_events_of_300_versions_of_an_8_seat_coup_match_come_in_pages(client, coup_300):
-    game = coup_300
+def test_the_events_of_600_versions_of_an_8_seat_coup_match_come_in_pages(client, coup_600):
+    game = coup_600
     logged = client.application.extensions["referee.store"].events(game.id)
     assert len(json.dumps(for_reader(logged, "ana"))) > ANSWER_BYTES  # too long for one answer
     for reader in ("host", "ana", None):
@@ -64,8 +68,8 @@ def test_the_events_of_300_versions_of_an_8_seat_coup_match_come_in_pages(client
     assert last["next"] is None
 
 
-def test_limit_sets_the_page_s_length_from_1_to_200(client, coup_300):
-    game = coup_300
+def test_limit_sets_the_page_s_length_from_1_to_200(client, coup_600):
+    game = coup_600
     five = game.get("ana", "/events?after=0&limit=5").get_json()
     assert [ev["seq"] for ev in five["events"]] == [1, 2, 3, 4, 5] and five["next"] == 5
     more = game.get("ana", "/events?after=5&limit=200").get_json()
@@ -76,8 +80,8 @@ def test_limit_sets_the_page_s_length_from_1_to_200(client, coup_300):
         assert response.get_json()["errors"][0]["field"] == "query.limit"
 
 
-def test_a_long_poll_answers_a_page_too(client, coup_300):
-    game = coup_300
+def test_a_long_poll_answers_a_page_too(client, coup_600):
+    game = coup_600
     answer = client.get(game.url + "/events?after=0&wait=1&limit=7",
                         headers=bearer(game.token("ben"))).get_json()
     assert len(answer["events"]) == 7 and answer["next"] == answer["events"][-1]["seq"]
