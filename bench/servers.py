@@ -24,11 +24,16 @@ from referee.serving.cli import serve_argv
 ROOT = Path(__file__).resolve().parents[1]
 WORKERS = 2
 TICKS = os.sysconf("SC_CLK_TCK")
-BUDGETS = {name: "100000000/minute" for name in (
+OUT_OF_REACH = {"REFEREE_STREAMS_PER_TOKEN": "100000", "REFEREE_STREAMS_PER_ADDRESS": "100000",
+                "REFEREE_CONNECTIONS_PER_ADDRESS": "100000",
+                "REFEREE_REQUESTS_PER_ADDRESS": "100000"}
+"""The caps on open streams, each address's connections and its turns, likewise out of reach:
+a speed bench's one address stands for many clients."""
+BUDGETS = {**{name: "100000000/minute" for name in (
     "REFEREE_LIMIT_CREATE", "REFEREE_LIMIT_MATCH_PER_TOKEN", "REFEREE_LIMIT_MATCH_PER_IP",
-    "REFEREE_LIMIT_STATELESS_PER_IP")}
-"""Rate-limit budgets no bench reaches: all load comes from one IP, yet the limits' own checks
-still run (and cost what they cost), unlike ``REFEREE_RATE_LIMITS=off``."""
+    "REFEREE_LIMIT_STATELESS_PER_IP")}, **OUT_OF_REACH}
+"""Rate-limit budgets and caps no bench reaches: all load comes from one IP, yet the limits'
+own checks still run (and cost what they cost), unlike ``REFEREE_RATE_LIMITS=off``."""
 
 
 def free_port() -> int:

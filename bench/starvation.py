@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 from bench.load import Connection, Result, request_bytes
-from bench.servers import Gunicorn, RedisServer, connections_by_worker
+from bench.servers import OUT_OF_REACH, Gunicorn, RedisServer, connections_by_worker
 
 ATTACKER, VICTIM = "127.0.0.1", "127.0.0.2"
 SEATS = ["ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal"]
@@ -52,9 +52,11 @@ LIVEZ_PER_S, READS_PER_S = 20, 10
 DEFAULT_LIMITS = {"REFEREE_RATE_LIMITS": "on", "REFEREE_LIMIT_CREATE": "20/minute;200/hour",
                   "REFEREE_LIMIT_MATCH_PER_TOKEN": "240/minute",
                   "REFEREE_LIMIT_MATCH_PER_IP": "1200/minute",
-                  "REFEREE_LIMIT_STATELESS_PER_IP": "3000/minute"}
-"""The shipped budgets (``referee.api.ratelimits.DEFAULTS``; :data:`bench.servers.BUDGETS`
-lifts them for the speed bench): the attacker stays within them."""
+                  "REFEREE_LIMIT_STATELESS_PER_IP": "3000/minute",
+                  **{name: "" for name in OUT_OF_REACH}}
+"""The shipped budgets (``referee.api.ratelimits.DEFAULTS``) and caps (empty: their defaults),
+which :data:`bench.servers.BUDGETS` lifts for the speed benches: the attacker stays within
+them."""
 
 WORST = [("POST /v1/games/gnoming/score-game", "rounds", "copies"),
          ("POST /v1/games/spy/apply", "state.log", "{}"),
