@@ -668,7 +668,9 @@ export interface paths {
         };
         /**
          * The event log the caller may see (`?after=N`: events with `seq` > N), in order,
-         *     each event once with the fields the caller may see.  Long-poll: with `wait=S` (0–25)
+         *     each event once with the fields the caller may see, a page at a time: at most `limit`
+         *     (default 100, at most 200) and under 64 KB; `next` is the `after` of the next page
+         *     (`null`: no more logged yet).  Long-poll: with `wait=S` (0–25)
          *     and nothing new yet, the answer waits up to S seconds for an event (none when the match is
          *     over).  Authorised by token, by `?ticket=` (a stream ticket) or neither (public).
          *     `ETag` is the version the answer was read at.
@@ -2010,6 +2012,8 @@ export interface components {
             events: {
                 [key: string]: unknown;
             }[];
+            /** @description more events follow: ask again with after=next; null when this page reaches the last event logged */
+            next: number | null;
             /** @description the match's version: 1 after creation, +1 per applied action */
             version: number;
         };
@@ -2034,7 +2038,7 @@ export interface components {
             rematch: string | null;
             /** @enum {string} */
             role: "seat" | "public" | "host";
-            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone, approved_by, rejected_by), or null */
+            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, approved_by, rejected_by), or null */
             rollback: {
                 [key: string]: unknown;
             } | null;
@@ -2042,7 +2046,7 @@ export interface components {
             to_move: string[];
             /** @description the match's version: 1 after creation, +1 per applied action */
             version: number;
-            /** @description the game's view for this reader (see the game's views module) */
+            /** @description the game's view for this reader (see the game's views module); a public log (Spy) holds its last 100 entries, log_from the index of the first shown when earlier ones are left out */
             view: {
                 [key: string]: unknown;
             };
@@ -2072,6 +2076,8 @@ export interface components {
             title: string;
         };
         Problem: {
+            /** @description too-many-streams: the cap reached, streams-per-token or streams-per-address */
+            cap?: string;
             /** @description version-conflict: the version the match is at now */
             current_version?: number;
             /** @description what went wrong, for people */
@@ -2082,6 +2088,8 @@ export interface components {
             errors?: components["schemas"]["ProblemField"][];
             /** @description the request path */
             instance?: string;
+            /** @description too-many-streams, too-many-connections: the size of the cap reached */
+            limit?: number;
             /** @description the HTTP status */
             status: number;
             title: string;
@@ -3872,6 +3880,8 @@ export interface operations {
             query?: {
                 /** @description 0 to 9223372036854775807 */
                 after?: number;
+                /** @description the most events in the answer (1-200, default 100); follow next for the rest */
+                limit?: number;
                 /** @description seconds to wait for a new event when there is none (0-25) */
                 wait?: number;
                 /** @description a stream ticket (POST /v1/matches/{id}/stream-tickets) instead of the Authorization header; never put the token itself in a URL */

@@ -49,7 +49,10 @@ def assert_followed_whole(referee, match, token, messages, last_version) -> None
     """Each event once, in order, exactly the reader's log; each view's version once, rising;
     the end last."""
     events = [m for m in messages if m["event"] == "event"]
-    log = referee.events(match["id"], token)["events"]
+    log, after = [], 0
+    while after is not None:  # the reader's whole log, page after page (next)
+        page = referee.events(match["id"], token, after)
+        log, after = log + page["events"], page["next"]
     assert [m["id"] for m in events] == [e["seq"] for e in log]
     assert [m["data"] for m in events] == log
     versions = [m["data"]["version"] for m in messages if m["event"] == "view"]
