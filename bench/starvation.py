@@ -125,7 +125,7 @@ def worst_bodies(seconds: float = SEARCH_SECONDS) -> list[tuple[str, str, bytes]
     import os
     os.environ.setdefault("REFEREE_RATE_LIMITS", "off")  # the test client that measures them
     from referee.serving.app import create_app
-    client = create_app({"TESTING": True, "REDIS_URL": None, "RATE_LIMITS_ENABLED": False,
+    client = create_app({"REDIS_URL": None, "RATE_LIMITS_ENABLED": False,
                          "MAX_LIVE_MATCHES": None, "LOG_LEVEL": "WARNING",
                          "ACCESS_LOG": False}).test_client()
     layouts = {f"p{i}": [["1", "2", "3"]] * 3 for i in range(4000)}
@@ -139,7 +139,10 @@ def worst_bodies(seconds: float = SEARCH_SECONDS) -> list[tuple[str, str, bytes]
         if time.process_time() - began > seconds:
             break
         start = time.process_time()
-        client.post(path, data=raw, content_type="application/json")
+        try:
+            client.post(path, data=raw, content_type="application/json")
+        except Exception:  # noqa: BLE001 - a body the test client itself cannot send
+            continue
         found.append((time.process_time() - start, f"{label} ({name})", path, raw))
     found.sort(key=lambda item: -item[0])
     return [(f"{label}, {cpu * 1000:.0f} ms", path, raw)
