@@ -1,12 +1,13 @@
 """Each client address's share of a worker's time: at most ``REFEREE_REQUESTS_PER_ADDRESS``
-(default 2) of one address's requests do their work at once in one worker process; the
+(default 1) of one address's requests do their work at once in one worker process; the
 address's other requests wait for a turn, so one client sending many costly requests (each
 bounded, but many at once) delays itself, never the others.
 
 A gevent worker runs one greenlet's Python at a time, in the order they became ready: without
 turns, a client with a hundred connections each sending a costly body puts a hundred requests
 ahead of anyone else's ``/livez``.  With turns, at most ``REFEREE_REQUESTS_PER_ADDRESS`` of them
-are ever ready at once, so another client's request waits for at most that many.
+are ever ready at once, and a request that gets its turn first lets the worker look at its
+sockets (one yield), so another client's request waits for about one of them.
 
 A turn is taken after the body has arrived (:func:`referee.api.limits.read_body`: a slow sender
 holds no turn while it sends) and before it is parsed; it is given back when the answer is
@@ -30,7 +31,7 @@ from referee.api.limits import read_body
 def settings(env: Mapping[str, str] | None = None) -> dict[str, int]:
     """Flask config of the turns from ``env`` (default ``os.environ``)."""
     env = os.environ if env is None else env
-    return {"REQUESTS_PER_ADDRESS": int(env.get("REFEREE_REQUESTS_PER_ADDRESS") or 2)}
+    return {"REQUESTS_PER_ADDRESS": int(env.get("REFEREE_REQUESTS_PER_ADDRESS") or 1)}
 
 
 class Turns:
@@ -78,9 +79,11 @@ def _take() -> None:
     if request.method in ("POST", "PUT", "PATCH"):
         read_body()  # the whole body first, with no turn held (cached for the guard)
     address = _address()
-    time.sleep(0)  # under gevent: let every greenlet ready now run first (pipelined requests
-    turns.take(address)  # on one connection would otherwise never yield between them)
+    turns.take(address)
     g.turn_of = address
+    time.sleep(0)  # under gevent: the loop polls the sockets before this turn's work starts,
+    # so a request that arrived meanwhile (another client's) runs first; and pipelined
+    # requests on one connection yield between them
 
 
 def _give(_exc=None) -> None:
