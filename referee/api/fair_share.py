@@ -6,8 +6,9 @@ bounded, but many at once) delays itself, never the others.
 A gevent worker runs one greenlet's Python at a time, in the order they became ready: without
 turns, a client with a hundred connections each sending a costly body puts a hundred requests
 ahead of anyone else's ``/livez``.  With turns, at most ``REFEREE_REQUESTS_PER_ADDRESS`` of them
-are ever ready at once, and a request that gets its turn first lets the worker look at its
-sockets (one yield), so another client's request waits for about one of them.
+are ever ready at once; and a request whose address has more waiting for a turn, once it gets
+its own, lets everything else ready in the worker go first (:func:`let_others_first`), so a
+light client's request waits for about one of a heavy client's, never for its queue.
 
 A turn is taken after the body has arrived (:func:`referee.api.limits.read_body`: a slow sender
 holds no turn while it sends) and before it is parsed; it is given back when the answer is
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import threading
 import time
 from typing import Iterator, Mapping
@@ -81,9 +83,21 @@ def _take() -> None:
     address = _address()
     turns.take(address)
     g.turn_of = address
-    time.sleep(0)  # under gevent: the loop polls the sockets before this turn's work starts,
-    # so a request that arrived meanwhile (another client's) runs first; and pipelined
-    # requests on one connection yield between them
+    if turns.waiting(address) > 1:  # a busy address lets the rest of the worker go first
+        let_others_first()
+
+
+def let_others_first() -> None:
+    """Under gevent (gunicorn's worker patched the sockets): wait until the worker has nothing
+    else to do (``gevent.idle``: every socket that became ready has been served); else a bare
+    yield.  ``gevent.sleep(0)`` would not do: gevent runs the callbacks queued meanwhile, this
+    one's too, before it looks at the sockets again."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("socket"):
+        import gevent
+        gevent.idle()
+    else:
+        time.sleep(0)
 
 
 def _give(_exc=None) -> None:
