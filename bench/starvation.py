@@ -285,7 +285,8 @@ async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
         out[kind] = {"answers": whole.statuses, "p50_ms": whole.percentile(50) * 1000,
                      "p99_ms": whole.percentile(99) * 1000,
                      "max_ms": max(whole.latencies) * 1000, "requests": len(whole.latencies),
-                     "workers": len(ours)}
+                     "p99_ms_per_worker": {str(pid): r.percentile(99) * 1000
+                                           for (k, pid), r in results.items() if k == kind}}
     report.put(out)
 
 
@@ -315,8 +316,8 @@ def run(seconds: float = 30.0, smoke: bool = False) -> dict:
                 raise SystemExit("starvation: the attacker did not get ready")
             time.sleep(warm)
             pids = server.workers()
-            spread = [sum(1 for ip, _ in peers if ip == ATTACKER)
-                      for peers in connections_by_worker(server.port, pids).values()]
+            spread = {str(pid): sum(1 for ip, _ in peers if ip == ATTACKER)
+                      for pid, peers in connections_by_worker(server.port, pids).items()}
             cpu, began = server.cpu_seconds(), time.monotonic()
             measure = ctx.Process(target=victim, args=(server.port, pids, seconds,
                                                        victim_report))
@@ -344,6 +345,11 @@ def render(result: dict, command: str, note: str = "") -> str:
         f"{v[kind]['p50_ms']:.1f} | **{v[kind]['p99_ms']:.1f}** | {v[kind]['max_ms']:.1f} |"
         for kind in v)
     bodies = "; ".join(result["bodies"])
+    spread = a["connections_per_worker"]
+    per_worker = "; ".join(
+        f"{kind} " + ", ".join(f"{p99:.0f} ms (attacker connections: {spread.get(pid, '?')})"
+                               for pid, p99 in v[kind]["p99_ms_per_worker"].items())
+        for kind in v)
     return f"""{BEGIN}
 ## Starvation (issue 21 item 2): one address cannot delay another's answers
 
@@ -353,9 +359,9 @@ the default limits; {result['seconds']:.0f} s measured).{(' ' + note) if note el
 The attacker ({ATTACKER}) held {a['streams_open']} streams (its 65th: {a['stream_65th']}) and
 sent the worst bodies on {SENDERS} connections: {_statuses(a['answers'])}
 ({a['broken_connections']} connections refused or broken, reopened); its connections per
-worker when the measure began: {' and '.join(map(str, a['connections_per_worker']))}; the
-other client read through each worker (one keep-alive connection per worker and kind); the
-two workers used
+worker when the measure began: {' and '.join(map(str, a['connections_per_worker'].values()))};
+the other client read through each worker (one keep-alive connection per worker and kind):
+p99 per worker {per_worker}; the two workers used
 {result['worker_cpu_busy']:.2f} CPU seconds per second (2.00: both busy all the time).
 Bodies: {bodies}.
 
