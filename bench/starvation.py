@@ -15,10 +15,10 @@ per-address limits tell them apart:
   connections, reconnecting when refused;
 - the **victim** (:data:`VICTIM`) creates a match of its own and, for ``--seconds``, asks
   ``/livez`` 20 times a second and reads its match 10 times a second (each seat token in
-  turn: within its budgets), on keep-alive connections held one by each worker (so both
-  workers, each serving the attacker, are measured: :func:`bench.servers.connections_by_
-  worker`); a request's latency counts from when it was due (a late answer delays the next:
-  no coordinated omission).
+  turn: within its budgets), on :data:`PINNED` keep-alive connections held by each worker
+  (so both workers, each serving the attacker, are measured: :func:`bench.servers.
+  connections_by_worker`); a request's latency counts from when it was due (waiting for a
+  free connection included: no coordinated omission).
 
 Prints one JSON line and writes the section between :data:`BEGIN` and :data:`END` of
 ``bench/RESULTS.md``.  ``python -m bench.starvation [--seconds 30] [--smoke] [--note TEXT]``
@@ -230,23 +230,29 @@ def attacker(port: int, bodies, ready, seconds: float, report) -> None:
     asyncio.run(_attack(port, bodies, ready, seconds, report))
 
 
-async def _pinned(port: int, pids: list[int], raw: bytes) -> dict[int, Connection]:
-    """One keep-alive connection from :data:`VICTIM` held by each worker of ``pids`` (new
-    connections go to whichever worker accepts first: open them until each has one)."""
-    held: dict[int, Connection] = {}
-    for _ in range(64):
+PINNED = 3
+"""Keep-alive connections the other client holds in each worker for each kind of request: a
+request due while all are busy waits for one (and that wait counts in its latency)."""
+
+
+async def _pinned(port: int, pids: list[int], raw: bytes) -> dict[int, list[Connection]]:
+    """:data:`PINNED` keep-alive connections from :data:`VICTIM` held by each worker of
+    ``pids`` (new connections go to whichever worker accepts first: open them until each has
+    its share)."""
+    held: dict[int, list[Connection]] = {pid: [] for pid in pids}
+    for _ in range(32 * PINNED):
         conn = Connection(port, VICTIM)
         await conn.send(raw)
         mine = conn.writer.get_extra_info("sockname")[1]
         owner = next((pid for pid, peers in connections_by_worker(port, pids).items()
                       if (VICTIM, mine) in peers), None)
-        if owner is not None and owner not in held:
-            held[owner] = conn
+        if owner is not None and len(held[owner]) < PINNED:
+            held[owner].append(conn)
         else:
             conn.close()
-        if len(held) == len(pids):
+        if all(len(conns) == PINNED for conns in held.values()):
             break
-    return held
+    return {pid: conns for pid, conns in held.items() if conns}
 
 
 async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
@@ -259,22 +265,35 @@ async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
     results: dict[tuple[str, int], Result] = {}
     start = time.monotonic()
 
-    async def loop(kind: str, pid: int, conn: Connection, rate: float) -> None:
+    async def loop(kind: str, pid: int, conns: list[Connection], rate: float) -> None:
         result = results[(kind, pid)] = Result(seconds)
-        for n in range(int(rate * seconds)):
-            due = start + n / rate
-            if (wait := due - time.monotonic()) > 0:
-                await asyncio.sleep(wait)
+        free: asyncio.Queue = asyncio.Queue()
+        for conn in conns:
+            free.put_nowait(conn)
+
+        async def one(n: int, due: float) -> None:
+            conn = await free.get()
             raw = livez if kind == "livez" else request_bytes(
                 "GET", read_path, b"", {"Authorization": f"Bearer {tokens[n % len(tokens)]}"})
             status, _ = await conn.send(raw)
             result.latencies.append(time.monotonic() - due)
             result.statuses[status] = result.statuses.get(status, 0) + 1
-        conn.close()
+            free.put_nowait(conn)
+
+        sent = []
+        for n in range(int(rate * seconds)):
+            due = start + n / rate
+            if (wait := due - time.monotonic()) > 0:
+                await asyncio.sleep(wait)
+            sent.append(asyncio.ensure_future(one(n, due)))
+        await asyncio.gather(*sent)
+        for conn in conns:
+            conn.close()
 
     rates = {"livez": LIVEZ_PER_S, "match read": READS_PER_S}
-    await asyncio.gather(*(loop(kind, pid, conn, rates[kind] / len(conns))
-                           for kind, conns in pinned.items() for pid, conn in conns.items()))
+    await asyncio.gather(*(loop(kind, pid, conns, rates[kind] / len(by_worker))
+                           for kind, by_worker in pinned.items()
+                           for pid, conns in by_worker.items()))
     out = {}
     for kind in rates:
         ours = [r for (k, _), r in results.items() if k == kind]
@@ -360,7 +379,8 @@ The attacker ({ATTACKER}) held {a['streams_open']} streams (its 65th: {a['stream
 sent the worst bodies on {SENDERS} connections: {_statuses(a['answers'])}
 ({a['broken_connections']} connections refused or broken, reopened); its connections per
 worker when the measure began: {' and '.join(map(str, a['connections_per_worker'].values()))};
-the other client read through each worker (one keep-alive connection per worker and kind):
+the other client read through each worker ({PINNED} keep-alive connections per worker and
+kind):
 p99 per worker {per_worker}; the two workers used
 {result['worker_cpu_busy']:.2f} CPU seconds per second (2.00: both busy all the time).
 Bodies: {bodies}.
