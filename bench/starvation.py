@@ -235,17 +235,23 @@ PINNED = 3
 request due while all are busy waits for one (and that wait counts in its latency)."""
 
 
-async def _pinned(port: int, pids: list[int], raw: bytes) -> dict[int, list[Connection]]:
+async def _pinned(port: int, pids: list[int]) -> dict[int, list[Connection]]:
     """:data:`PINNED` keep-alive connections from :data:`VICTIM` held by each worker of
-    ``pids`` (new connections go to whichever worker accepts first: open them until each has
-    its share)."""
+    ``pids``: new connections go to whichever worker accepts first, so connections are opened
+    (no request yet: a worker accepts before it reads) until each worker holds its share."""
     held: dict[int, list[Connection]] = {pid: [] for pid in pids}
-    for _ in range(32 * PINNED):
+    for _ in range(64 * PINNED):
         conn = Connection(port, VICTIM)
-        await conn.send(raw)
+        conn.reader, conn.writer = await asyncio.open_connection(
+            "127.0.0.1", port, local_addr=(VICTIM, 0))
         mine = conn.writer.get_extra_info("sockname")[1]
-        owner = next((pid for pid, peers in connections_by_worker(port, pids).items()
-                      if (VICTIM, mine) in peers), None)
+        owner = None
+        for _ in range(100):  # until a worker has accepted it
+            owner = next((pid for pid, peers in connections_by_worker(port, pids).items()
+                          if (VICTIM, mine) in peers), None)
+            if owner is not None:
+                break
+            await asyncio.sleep(0.01)
         if owner is not None and len(held[owner]) < PINNED:
             held[owner].append(conn)
         else:
@@ -260,8 +266,7 @@ async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
     tokens = [created["seats"][seat] for seat in SEATS]
     read_path = f"/v1/matches/{created['id']}"
     livez = request_bytes("GET", "/livez", b"")
-    pinned = {"livez": await _pinned(port, pids, livez),
-              "match read": await _pinned(port, pids, livez)}
+    pinned = {"livez": await _pinned(port, pids), "match read": await _pinned(port, pids)}
     results: dict[tuple[str, int], Result] = {}
     start = time.monotonic()
 
