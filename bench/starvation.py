@@ -235,28 +235,30 @@ PINNED = 3
 request due while all are busy waits for one (and that wait counts in its latency)."""
 
 
-async def _pinned(port: int, pids: list[int]) -> dict[int, list[Connection]]:
-    """:data:`PINNED` keep-alive connections from :data:`VICTIM` held by each worker of
-    ``pids``: new connections go to whichever worker accepts first, so connections are opened
-    (no request yet: a worker accepts before it reads) until each worker holds its share."""
+async def _pinned(port: int, pids: list[int], each: int) -> dict[int, list[Connection]]:
+    """``each`` keep-alive connections from :data:`VICTIM` held by each worker of ``pids``:
+    new connections go to whichever worker accepts first, so batches are opened (no request
+    yet: a worker accepts before it reads) and sorted by the worker that accepted them (one
+    look at ``/proc`` per batch, so all are opened within a moment and none idles past the
+    keep-alive limit) until each worker holds its share; the rest are closed."""
     held: dict[int, list[Connection]] = {pid: [] for pid in pids}
-    for _ in range(64 * PINNED):
-        conn = Connection(port, VICTIM)
-        conn.reader, conn.writer = await asyncio.open_connection(
-            "127.0.0.1", port, local_addr=(VICTIM, 0))
-        mine = conn.writer.get_extra_info("sockname")[1]
-        owner = None
-        for _ in range(100):  # until a worker has accepted it
-            owner = next((pid for pid, peers in connections_by_worker(port, pids).items()
-                          if (VICTIM, mine) in peers), None)
-            if owner is not None:
-                break
-            await asyncio.sleep(0.01)
-        if owner is not None and len(held[owner]) < PINNED:
-            held[owner].append(conn)
-        else:
-            conn.close()
-        if all(len(conns) == PINNED for conns in held.values()):
+    for _ in range(8):
+        batch = []
+        for _ in range(4 * each * len(pids)):
+            conn = Connection(port, VICTIM)
+            conn.reader, conn.writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(VICTIM, 0))
+            batch.append(conn)
+        await asyncio.sleep(0.2)  # the workers accept them
+        owners = {peer: pid for pid, peers in connections_by_worker(port, pids).items()
+                  for peer in peers}
+        for conn in batch:
+            owner = owners.get((VICTIM, conn.writer.get_extra_info("sockname")[1]))
+            if owner is not None and len(held[owner]) < each:
+                held[owner].append(conn)
+            else:
+                conn.close()
+        if all(len(conns) == each for conns in held.values()):
             break
     return {pid: conns for pid, conns in held.items() if conns}
 
@@ -266,7 +268,9 @@ async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
     tokens = [created["seats"][seat] for seat in SEATS]
     read_path = f"/v1/matches/{created['id']}"
     livez = request_bytes("GET", "/livez", b"")
-    pinned = {"livez": await _pinned(port, pids), "match read": await _pinned(port, pids)}
+    both = await _pinned(port, pids, 2 * PINNED)
+    pinned = {"livez": {pid: conns[:PINNED] for pid, conns in both.items()},
+              "match read": {pid: conns[PINNED:] for pid, conns in both.items()}}
     results: dict[tuple[str, int], Result] = {}
     start = time.monotonic()
 
