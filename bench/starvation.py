@@ -284,7 +284,11 @@ async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
             conn = await free.get()
             raw = livez if kind == "livez" else request_bytes(
                 "GET", read_path, b"", {"Authorization": f"Bearer {tokens[n % len(tokens)]}"})
-            status, _ = await conn.send(raw)
+            try:
+                status, _ = await conn.send(raw)
+            except (OSError, asyncio.IncompleteReadError):
+                status = 0  # the connection broke: counted, and opened again (anywhere)
+                conn.close()
             result.latencies.append(time.monotonic() - due)
             result.statuses[status] = result.statuses.get(status, 0) + 1
             free.put_nowait(conn)
