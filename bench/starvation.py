@@ -249,9 +249,13 @@ async def _pinned(port: int, pids: list[int], each: int) -> dict[int, list[Conne
             conn.reader, conn.writer = await asyncio.open_connection(
                 "127.0.0.1", port, local_addr=(VICTIM, 0))
             batch.append(conn)
-        await asyncio.sleep(0.2)  # the workers accept them
-        owners = {peer: pid for pid, peers in connections_by_worker(port, pids).items()
-                  for peer in peers}
+        mine = {(VICTIM, conn.writer.get_extra_info("sockname")[1]) for conn in batch}
+        for _ in range(50):  # until the workers have accepted them all (a busy one is slow)
+            await asyncio.sleep(0.1)
+            owners = {peer: pid for pid, peers in connections_by_worker(port, pids).items()
+                      for peer in peers}
+            if mine <= owners.keys():
+                break
         for conn in batch:
             owner = owners.get((VICTIM, conn.writer.get_extra_info("sockname")[1]))
             if owner is not None and len(held[owner]) < each:
