@@ -7,8 +7,8 @@ A gevent worker runs one greenlet's Python at a time, in the order they became r
 turns, a client with a hundred connections each sending a costly body puts a hundred requests
 ahead of anyone else's ``/livez``.  With turns, at most ``REFEREE_REQUESTS_PER_ADDRESS`` of them
 are ever ready at once; and a request whose address has more waiting for a turn, once it gets
-its own, lets everything else ready in the worker go first (:func:`let_others_first`), so a
-light client's request waits for about one of a heavy client's, never for its queue.
+its own, lets the worker look at its sockets first (:func:`let_others_first`), so a light
+client's request waits for about one of a heavy client's, never for its queue.
 
 A turn is taken after the body has arrived (:func:`referee.api.limits.read_body`: a slow sender
 holds no turn while it sends) and before it is parsed; it is given back when the answer is
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import threading
 import time
 from typing import Iterator, Mapping
@@ -87,17 +86,20 @@ def _take() -> None:
         let_others_first()
 
 
+YIELD_SECONDS = 0.0005
+"""How long a busy address's request waits, once it has its turn, before its work: one turn of
+the worker's loop, in which it looks at its sockets."""
+
+
 def let_others_first() -> None:
-    """Under gevent (gunicorn's worker patched the sockets): wait until the worker has nothing
-    else to do (``gevent.idle``: every socket that became ready has been served); else a bare
-    yield.  ``gevent.sleep(0)`` would not do: gevent runs the callbacks queued meanwhile, this
-    one's too, before it looks at the sockets again."""
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is not None and monkey.is_module_patched("socket"):
-        import gevent
-        gevent.idle()
-    else:
-        time.sleep(0)
+    """Let the worker look at its sockets before this request's work, so a request that
+    arrived meanwhile (another client's) runs first: a short timer (:data:`YIELD_SECONDS`).
+    ``sleep(0)`` would not do under gevent: a turn handed over by a semaphore and a zero
+    sleep both resume through the loop's callbacks, which it runs, these included, before it
+    polls the sockets again — so one address's requests would run back to back, the others'
+    sockets unread; ``gevent.idle`` would wait for a worker with nothing else to do, which a
+    busy one never is."""
+    time.sleep(YIELD_SECONDS)
 
 
 def _give(_exc=None) -> None:
