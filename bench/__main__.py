@@ -18,12 +18,15 @@ workers, then measures, each from this separate process:
 (g) the peer comparison (:mod:`bench.peer`, ~3 min more): a table's move on referee (one
     worker, 0, 4 and 8 streams per match, every game) beside boardgame.io's, in alternate
     runs; its Node packages npm-installed into ``bench/peer/node_modules`` on first use.
+(h) starvation (:mod:`bench.starvation`, servers of its own, ~50 s): another client's
+    ``/livez`` and match reads while one address holds its 64 streams and sends the worst
+    bodies.
 
 Writes the results between the bench markers of ``bench/RESULTS.md`` (other sections kept),
-the peer's between its own.  Options: ``--smoke`` (a few requests each: shows the bench runs,
-numbers mean nothing), ``--out PATH``, ``--peak S``, ``--fixed S`` (seconds per endpoint),
-``--note TEXT``, ``--no-peer`` (skip (g)), ``--no-node`` ((g) without boardgame.io),
-``--peer-seconds S``, ``--peer-rounds N``.
+the peer's and (h)'s between their own.  Options: ``--smoke`` (a few requests each: shows the
+bench runs, numbers mean nothing), ``--out PATH``, ``--peak S``, ``--fixed S`` (seconds per
+endpoint), ``--note TEXT``, ``--no-peer`` (skip (g)), ``--no-node`` ((g) without
+boardgame.io), ``--peer-seconds S``, ``--peer-rounds N``.
 """
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import engines, report
+from bench import engines, report, starvation
 from bench.peer import __main__ as peer
 from bench.load import Fixed, closed_loop, merged, open_loop
 from bench.payloads import stateless_bodies
@@ -180,6 +183,10 @@ def main(argv: list[str] | None = None) -> None:
             print(peer.run(args, redis_server, logs, args.out))
         finally:
             redis_server.stop()
+    starved = starvation.run(smoke=args.smoke)
+    section = starvation.render(starved, command.strip(), args.note)
+    starvation.write(args.out, section)
+    print(section)
 
 
 if __name__ == "__main__":

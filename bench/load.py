@@ -102,17 +102,20 @@ def merged(results: list[Result]) -> Result:
 
 
 class Connection:
-    """One keep-alive connection."""
+    """One keep-alive connection, from the loopback address ``source`` (default: the
+    kernel's choice, 127.0.0.1)."""
 
-    def __init__(self, port: int):
-        self.port = port
+    def __init__(self, port: int, source: str | None = None):
+        self.port, self.source = port, source
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
     async def send(self, raw: bytes) -> tuple[int, bytes]:
         """Send ``raw`` and read the response: ``(status, body)``."""
         if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            self.reader, self.writer = await asyncio.open_connection(
+                "127.0.0.1", self.port,
+                local_addr=(self.source, 0) if self.source is not None else None)
         self.writer.write(raw)
         head = await self.reader.readuntil(b"\r\n\r\n")
         status = int(head[9:12])

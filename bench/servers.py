@@ -24,11 +24,16 @@ from referee.serving.cli import serve_argv
 ROOT = Path(__file__).resolve().parents[1]
 WORKERS = 2
 TICKS = os.sysconf("SC_CLK_TCK")
-BUDGETS = {name: "100000000/minute" for name in (
+OUT_OF_REACH = {"REFEREE_STREAMS_PER_TOKEN": "100000", "REFEREE_STREAMS_PER_ADDRESS": "100000",
+                "REFEREE_CONNECTIONS_PER_ADDRESS": "100000",
+                "REFEREE_REQUESTS_PER_ADDRESS": "100000"}
+"""The caps on open streams, each address's connections and its turns, likewise out of reach:
+a speed bench's one address stands for many clients."""
+BUDGETS = {**{name: "100000000/minute" for name in (
     "REFEREE_LIMIT_CREATE", "REFEREE_LIMIT_MATCH_PER_TOKEN", "REFEREE_LIMIT_MATCH_PER_IP",
-    "REFEREE_LIMIT_STATELESS_PER_IP")}
-"""Rate-limit budgets no bench reaches: all load comes from one IP, yet the limits' own checks
-still run (and cost what they cost), unlike ``REFEREE_RATE_LIMITS=off``."""
+    "REFEREE_LIMIT_STATELESS_PER_IP")}, **OUT_OF_REACH}
+"""Rate-limit budgets and caps no bench reaches: all load comes from one IP, yet the limits'
+own checks still run (and cost what they cost), unlike ``REFEREE_RATE_LIMITS=off``."""
 
 
 def free_port() -> int:
@@ -168,3 +173,34 @@ def wait_until(check, what: str, seconds: float = 10) -> None:
             pass
         time.sleep(0.1)
     raise RuntimeError(f"{what} did not start within {seconds} s")
+
+
+def _hex_address(ip: str, port: int) -> str:
+    """``/proc/net/tcp``'s spelling of an IPv4 address and port (little-endian hex)."""
+    return "".join(f"{int(part):02X}" for part in reversed(ip.split("."))) + f":{port:04X}"
+
+
+def connections_by_worker(port: int, pids: list[int]) -> dict[int, list[tuple[str, int]]]:
+    """The client end ``(ip, port)`` of every TCP connection each worker of ``pids`` holds on
+    the server's ``port`` (read from ``/proc/net/tcp`` and each worker's open files)."""
+    local = _hex_address("127.0.0.1", port)
+    peers = {}
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[1] == local and fields[3] == "01":  # ESTABLISHED
+            ip_hex, port_hex = fields[2].split(":")
+            ip = ".".join(str(int(ip_hex[i:i + 2], 16)) for i in (6, 4, 2, 0))
+            peers[f"socket:[{fields[9]}]"] = (ip, int(port_hex, 16))
+    out: dict[int, list[tuple[str, int]]] = {pid: [] for pid in pids}
+    for pid in pids:
+        try:
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                try:
+                    target = os.readlink(fd)
+                except OSError:
+                    continue
+                if target in peers:
+                    out[pid].append(peers[target])
+        except OSError:
+            continue
+    return out

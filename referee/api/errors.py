@@ -65,6 +65,8 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "inconsistent-sheet": (422, "Inconsistent trick sheet"),
     "idempotency-key-reused": (422, "Idempotency key reused with another request"),
     "rate-limited": (429, "Too many requests"),
+    "too-many-streams": (429, "Too many open streams"),
+    "too-many-connections": (429, "Too many connections"),
     "internal-error": (500, "Internal error"),
     "store-unavailable": (503, "Match store unavailable"),
     "match-limit-reached": (503, "Too many live matches"),
@@ -116,6 +118,11 @@ class ProblemSchema(Schema):
         "description": "illegal-action: how many rules it breaks in all"})
     current_version = fields.Integer(metadata={
         "description": "version-conflict: the version the match is at now"})
+    cap = fields.String(metadata={
+        "description": "too-many-streams: the cap reached, streams-per-token or "
+                       "streams-per-address"})
+    limit = fields.Integer(metadata={
+        "description": "too-many-streams, too-many-connections: the size of the cap reached"})
 
 
 class Problem(Refusal):
@@ -153,7 +160,8 @@ DEFAULT_FIELD = {"not-found": "path", "unknown-game": "game", "method-not-allowe
                  "rollback-pending": "path", "no-rollback": "proposal",
                  "match-not-over": "path", "rematch-started": "body",
                  "invite-invalid": "code", "invite-used": "code", "invite-expired": "code",
-                 "rate-limited": "client", "request-timeout": "body"}
+                 "rate-limited": "client", "request-timeout": "body",
+                 "too-many-streams": "client", "too-many-connections": "client"}
 
 
 _PATH_SAFE = "/:@!$&'()*+,;=-._~"

@@ -17,6 +17,7 @@ from flask.views import MethodView
 from referee.api.parsing import Blueprint
 
 from referee.matches import creation, disputes, live
+from referee.api import fair_share, open_caps
 from referee.api.errors import ProblemSchema
 from referee.matches.loading import document_order
 from referee.refusals import InvalidInput
@@ -220,15 +221,22 @@ def _answer(status: int, result: dict, replayed: bool):
 @problems(401, 404, 422)
 def events(query, match_id):
     """The event log the caller may see (``?after=N``: events with ``seq`` > N), in order,
-    each event once with the fields the caller may see.  Long-poll: with ``wait=S`` (0–25)
+    each event once with the fields the caller may see, a page at a time: at most ``limit``
+    (default 100, at most 200) and under 64 KB; ``next`` is the ``after`` of the next page
+    (``null``: no more logged yet).  Long-poll: with ``wait=S`` (0–25)
     and nothing new yet, the answer waits up to S seconds for an event (none when the match is
     over).  Authorised by token, by ``?ticket=`` (a stream ticket) or neither (public).
     ``ETag`` is the version the answer was read at."""
     svc, record, caller = _reader(match_id, query.get("ticket"))
     if query["wait"]:
-        body = live.long_poll(svc.store, record, caller, query["after"], query["wait"])
+        lease = _lease(caller)
+        try:
+            body = live.long_poll(svc.store, record, caller, query["after"], query["wait"],
+                                  idle=fair_share.idle, limit=query["limit"])
+        finally:
+            lease.release()
     else:
-        body = svc.events(record, caller, query["after"])
+        body = svc.events(record, caller, query["after"], query["limit"])
     return body, 200, _etag(body["version"])
 
 
@@ -262,11 +270,28 @@ def stream(query, match_id, last_event_id=None):
     svc, record, caller = _reader(match_id, query.get("ticket"))
     after = query["after"] if last_event_id is None else last_event_id
     config = current_app.config
-    body = live.follow(svc.store, record["id"], caller, after,
-                       config["STREAM_HEARTBEAT_SECONDS"], config["STREAM_MAX_SECONDS"],
-                       lang=language())
-    return Response(body, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    lease = _lease(caller)
+    try:
+        body = live.follow(svc.store, record["id"], caller, after,
+                           config["STREAM_HEARTBEAT_SECONDS"], config["STREAM_MAX_SECONDS"],
+                           lang=language())
+        response = Response(body, mimetype="text/event-stream",
+                            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    except BaseException:
+        lease.release()
+        raise
+    response.call_on_close(lease.release)  # when the stream ends, however it ends
+    return response
+
+
+def _lease(caller) -> open_caps.Lease:
+    """A slot under the caps on open streams and long-polls (:mod:`referee.api.open_caps`)
+    for ``caller``'s token (a ticket counts as its token) and the client's address; 429
+    ``too-many-streams`` when one is full."""
+    caps = current_app.extensions.get("referee.open_caps")
+    if caps is None:
+        return open_caps.Lease()
+    return caps.open(caller.credential, request.remote_addr or "-")
 
 
 @blp.route("/<match_id>/stream-tickets", methods=["POST"])

@@ -35,7 +35,8 @@ is the match store's Redis, also reads the match's record for the view (``g.matc
 the worker's memory (:class:`LocalBudget`, the same ``limits`` notation), so a stateless call
 costs no Redis round trip and a few microseconds (with N worker processes a client may make up
 to N times it).  Health, docs and OpenAPI
-routes have no limit.  ``REFEREE_RATE_LIMITS=off`` turns every limit off.
+routes have no limit.  The caps on open streams and long-polls (:mod:`referee.api.open_caps`)
+are counted in the same storage.  ``REFEREE_RATE_LIMITS=off`` turns every limit off.
 
 A breached budget answers 429 ``rate-limited`` (problem+json) with ``Retry-After`` (seconds)
 and ``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds), naming the
@@ -74,6 +75,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.api.budget_keys import (PUBLIC_SCOPE, blamed_field, ip_key, public_key,
                                      ticket_keys, token_key)
+from referee.api import open_caps
 from referee.api.errors import problem_response
 from referee.matches.service import MATCH_ID
 from referee.ops.logs import as_warning
@@ -395,6 +397,9 @@ def init_app(app: Flask, matches: Any, stateless: list,
 
     app.extensions["referee.limits"] = {"matches": limiter, "playing": playing,
                                         "claiming": claiming, "stateless": budget}
+    caps = open_caps.make(config, limiter.storage, prefix)
+    if caps is not None:
+        app.extensions["referee.open_caps"] = caps
     limiter_log = logging.getLogger("flask-limiter")
     limiter_log.setLevel(logging.WARNING)  # not a line per 429
     limiter_log.addFilter(quiet_swallowed)  # added once (the same function)

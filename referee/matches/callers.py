@@ -89,11 +89,23 @@ def still_holds(record: dict[str, Any], caller: Caller) -> bool:
     return stored is not None and hmac.compare_digest(stored, caller.credential)
 
 
+VIEW_LOG = 100
+"""A view shows at most the last this many entries of a game's public ``log`` (Spy keeps every
+public event in its state, so a long match's log grows without end); ``log_from`` is the index
+of the first one shown.  Every entry is in ``GET …/events`` (as a public event)."""
+
+
 def see(entry: GameEntry, state: dict[str, Any], caller: Caller) -> dict[str, Any]:
     """The game's view of ``state`` for ``caller``, never with the seed (it would tell every
-    future deal: only the audit reveals it, after the end)."""
-    view = entry.engine.view(state, caller.viewer)
-    return localize_view({key: value for key, value in view.items() if key != "seed"})
+    future deal: only the audit reveals it, after the end), its ``log`` (if any) cut to the
+    last :data:`VIEW_LOG` entries (``log_from``: how many earlier ones are left out), so a
+    view stays small however long the match."""
+    view = {key: value for key, value in entry.engine.view(state, caller.viewer).items()
+            if key != "seed"}
+    log = view.get("log")
+    if isinstance(log, list) and len(log) > VIEW_LOG:
+        view["log"], view["log_from"] = log[-VIEW_LOG:], len(log) - VIEW_LOG
+    return localize_view(view)
 
 
 def authorize(record: dict[str, Any], caller: Caller, action: dict[str, Any]) -> None:

@@ -22,7 +22,9 @@ is applied at, so no seat knows an order it saw in the undone moves, and the aud
 replays (the reshuffle is a step of the line).  Table mode has nothing to reshuffle: the
 service never knows those orders.  The events
 name the undone moves by version, type and player only, never their fields (an action may hold
-a card only its player knew); the audit shows them in full once the match is over.
+a card only its player knew), at most :data:`UNDONE_LISTED` of them (the earliest) with
+``undone_count``, so a rollback over a thousand moves is still a small answer and event; the
+audit's history holds every undone action in full once the match is over.
 
 Each step takes an ``Idempotency-Key`` like a match action: a retried propose, withdraw or
 vote is applied once, and its first answer replayed (the key's record is written in the same
@@ -50,6 +52,10 @@ APPROVALS = ("all", "majority")
 
 SCORING_EVENTS = ("hand_scored", "round_ended")
 """Events that close a hand's scoring (All Fours AF-S1–S6, Gnoming GN-P1–P7)."""
+
+UNDONE_LISTED = 20
+"""A proposal, its events and its history entry name at most this many undone moves (the
+earliest); ``undone_count`` says how many it undoes in all."""
 
 VOTE_RETRIES = 8
 """Votes are commutative, so a vote that loses a race with another is tried again."""
@@ -94,8 +100,8 @@ def propose(svc: MatchService, record: dict[str, Any], caller: Caller, body: dic
     approval = "all" if crosses else body.get("approval", "all")
     proposal = {"proposal": record["version"] + 1, "to_version": target,
                 "reason": body["reason"], "approval": approval, "crosses_scoring": crosses,
-                "undone": [_named(step) for step in undone], "approved_by": [],
-                "rejected_by": []}
+                "undone": [_named(step) for step in undone[:UNDONE_LISTED]],
+                "undone_count": len(undone), "approved_by": [], "rejected_by": []}
     if record["mode"] == "table" and not crosses:  # the host decides (no vote)
         return _apply(svc, record, caller, {**proposal, "decided_by": "host"}, line, [],
                       keyed)

@@ -5,9 +5,9 @@ Entries (JSON objects, in the store's history list, each with the ``version`` it
 - ``{"version", "action"}``: a game action applied;
 - ``{"version", "rollback": {"step", ...}}``: a step of a dispute (:mod:`referee.matches.disputes`):
   ``"proposed"``, ``"vote"``, ``"withdrawn"``, ``"rejected"`` or ``"applied"`` (with
-  ``to_version``, ``reason``, ``approved_by``, ``undone``: the versions whose actions it took
-  back, and in digital mode ``reshuffle``: the seed that dealt the hidden orders afresh,
-  :func:`reshuffle_seed`);
+  ``to_version``, ``reason``, ``approved_by``, ``undone``: the first 20 versions whose
+  actions it took back, ``undone_count``: how many in all, and in digital mode ``reshuffle``:
+  the seed that dealt the hidden orders afresh, :func:`reshuffle_seed`);
 - ``{"version", "rematch"}``: the finished match's rematch was started.
 - ``{"version", "seat": {"step", "player"}}`` / ``{"version", "host": {"step"}}``: a seat's
   invite, claim or re-issued token, the host's recovery (:mod:`referee.matches.seating`); they

@@ -42,11 +42,12 @@ Waiting never holds a thread of its own: each reader waits on a
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import re
 import time
-from typing import Any, Iterator
+from typing import Any, Callable, ContextManager, Iterator
 
 from referee.i18n import DEFAULT
 from referee.i18n.negotiation import speaking
@@ -55,7 +56,8 @@ from referee.matches.loading import game_entry
 from referee.matches.callers import Caller, still_holds
 from referee.matches.envelope import envelope
 from referee.matches.service import rollback_view, stored
-from referee.matches.reading import for_reader
+from referee.matches.reading import for_reader, page
+from referee.schemas.matches import PAGE_EVENTS
 from referee.refusals import NotFound, Refusal, Unauthorized
 from referee.store import MatchNotFound, MatchStore, StoreUnavailable
 
@@ -234,11 +236,14 @@ def _view_text(record: dict[str, Any], caller: Caller) -> tuple[str, bool]:
 
 
 def long_poll(store: MatchStore, record: dict[str, Any], caller: Caller, after: int,
-              wait: float) -> dict[str, Any]:
-    """``{"version", "events"}``: the events ``caller`` may see with ``seq`` > ``after``; when
-    there are none yet and the match is not over, wait up to ``wait`` seconds for some.  404
-    ``not-found`` if the match goes away meanwhile, 401 ``unauthorized`` if the caller's token
-    is re-issued meanwhile."""
+              wait: float, idle: Callable[[], ContextManager] = contextlib.nullcontext,
+              limit: int = PAGE_EVENTS) -> dict[str, Any]:
+    """``{"version", "events", "next"}``: a page of the events ``caller`` may see with ``seq``
+    > ``after`` (as :meth:`referee.matches.service.MatchService.events` pages them, at most
+    ``limit``); when there are none yet and the match is not over, wait up to ``wait``
+    seconds for some.  404 ``not-found`` if the match goes away meanwhile, 401
+    ``unauthorized`` if the caller's token is re-issued meanwhile.  ``idle()`` is entered
+    around each wait (the HTTP layer gives back the client's turn at the worker meanwhile)."""
     deadline = time.monotonic() + wait
     over = game_entry(record["game"]).engine.is_over
     with store.feed.watch(record["id"]) as watch:
@@ -256,5 +261,7 @@ def long_poll(store: MatchStore, record: dict[str, Any], caller: Caller, after: 
             events = for_reader(logged, caller.viewer)
             left = deadline - time.monotonic()
             if events or left <= 0 or over(record["state"]):
-                return {"version": record["version"], "events": events}
-            watch.wait(left)
+                events, following = page(events, limit)
+                return {"version": record["version"], "events": events, "next": following}
+            with idle():
+                watch.wait(left)

@@ -10,10 +10,18 @@ long-poll and the stream) goes through it, so the rule lives in one place.
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Iterable
 
 from referee.games.base import event_visible
+from referee.schemas.matches import PAGE_EVENTS
 from referee.i18n.answers import localize_event
+
+PAGE_BYTES = 60_000
+"""A page stops before its events, written as the answer writes them (compact JSON, non-ASCII
+escaped), pass this many bytes: with ``version`` and ``next`` the answer stays under 64 KB
+whatever the events (each a few hundred bytes: the longest seen, a 7-player Gnoming
+``round_ended``, about 600)."""
 
 _NUMBERING = ("seq", "version", "visible_to")
 """Fields the log adds (or the twin carries) that do not say what happened."""
@@ -43,3 +51,19 @@ def for_reader(events: Iterable[dict[str, Any]], viewer: str | None) -> list[dic
             continue
         kept.append(localize_event(ev))
     return kept
+
+
+def page(events: list[dict[str, Any]], limit: int = PAGE_EVENTS
+         ) -> tuple[list[dict[str, Any]], int | None]:
+    """The first page of ``events`` (a reader's, in order): at most ``limit`` of them and
+    under :data:`PAGE_BYTES` (at least one), and ``next``: the ``seq`` to ask for events
+    after, when some are left out, else ``None``."""
+    size, cut = 0, min(limit, len(events))
+    for index, ev in enumerate(events[:cut]):
+        size += len(json.dumps(ev, separators=(",", ":"))) + 1
+        if size > PAGE_BYTES and index > 0:
+            cut = index
+            break
+    if cut >= len(events):
+        return events, None
+    return events[:cut], events[cut - 1]["seq"]

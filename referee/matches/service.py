@@ -26,7 +26,8 @@ from referee.games.base import CheckedState
 from referee.matches.history import action_entry, actions_of, line_at
 from referee.matches.idempotency import Once, once, replay
 from referee.matches.loading import game_entry, load_action, load_setup
-from referee.matches.reading import for_reader
+from referee.matches.reading import for_reader, page
+from referee.schemas.matches import PAGE_EVENTS
 from referee.refusals import (Forbidden, InvalidInput, NotFound, PreconditionRequired, Refusal,
                               StaleVersion, version_moved)
 from referee.registry import GameEntry
@@ -212,10 +213,13 @@ class MatchService:
                 "rollback": rollback_view(record), "rematch": record.get("rematch"),
                 **envelope(entry, record, state, caller)}
 
-    def events(self, record: dict[str, Any], caller: Caller, after: int) -> dict[str, Any]:
-        """The logged events with ``seq`` > ``after`` that ``caller`` may see, each once
-        (:func:`referee.matches.reading.for_reader`), and ``version``: the version they were read
-        at.
+    def events(self, record: dict[str, Any], caller: Caller, after: int,
+               limit: int = PAGE_EVENTS) -> dict[str, Any]:
+        """A page of the logged events with ``seq`` > ``after`` that ``caller`` may see, each
+        once (:func:`referee.matches.reading.for_reader`): at most ``limit`` and under 64 KB
+        (:func:`referee.matches.reading.page`); ``next``: the ``after`` of the next page, or
+        ``None`` when this one reaches the end of the log; ``version``: the version they were
+        read at.
 
         ``record`` was read before the events (it names the caller), so a move may land
         between the two reads: its events are then among those read, and the version is the
@@ -223,7 +227,8 @@ class MatchService:
         never older than an event returned.  Every event up to that version is in the log."""
         logged = self._or_gone(record["id"], self.store.events, after)
         version = max([record["version"]] + [ev.get("version", 0) for ev in logged[-1:]])
-        return {"version": version, "events": for_reader(logged, caller.viewer)}
+        events, following = page(for_reader(logged, caller.viewer), limit)
+        return {"version": version, "events": events, "next": following}
 
     def legal_actions(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
         """The caller's legal actions now; the host gets everyone's (host-only included).

@@ -13,6 +13,10 @@ from referee.schemas.fields import (AsciiInteger, List, MAX_PLAYERS, Mode, NAME_
 
 MAX_SEQ = 2**63 - 1
 """The largest ``after`` (a Redis list index is a signed 64-bit integer)."""
+PAGE_EVENTS = 100
+"""Events in a page of ``GET …/events`` unless ``limit`` says otherwise."""
+MAX_PAGE_EVENTS = 200
+"""The most events a page holds (``limit`` may not ask for more)."""
 
 _VERSION = fields.Integer(required=True, metadata={"description": "the match's version: 1 "
                                                    "after creation, +1 per applied action"})
@@ -96,7 +100,8 @@ class _MatchHeadSchema(Schema):
     seat = fields.String(allow_none=True, required=True)
     rollback = fields.Dict(allow_none=True, required=True, metadata={
         "description": "the pending rollback proposal (proposal, to_version, reason, "
-                       "approval, crosses_scoring, undone, approved_by, rejected_by), or null"})
+                       "approval, crosses_scoring, undone: the first 20 moves it undoes, "
+                       "undone_count: how many in all, approved_by, rejected_by), or null"})
     rematch = fields.String(allow_none=True, required=True, metadata={
         "description": "the id of this finished match's rematch, once started"})
 
@@ -141,10 +146,16 @@ _TICKET = fields.String(validate=validate.Length(1, 200), metadata={
 
 
 class EventsQuerySchema(Schema):
-    """``?after=N``: only events with ``seq`` greater than N (default 0: all); ``wait=S``:
-    when there are none yet, wait up to S seconds (0–25) for one (long-polling)."""
+    """``?after=N``: only events with ``seq`` greater than N (default 0: from the first);
+    ``limit=L``: at most L of them (1-200, default 100; a page also stops before 60,000
+    bytes of events, so an answer stays under 64 KB); ``wait=S``: when there are none yet,
+    wait up to S seconds (0–25) for one (long-polling)."""
 
     after = _AFTER
+    limit = AsciiInteger(load_default=PAGE_EVENTS, validate=validate.Range(1, MAX_PAGE_EVENTS),
+                         metadata={"description": f"the most events in the answer (1-"
+                                   f"{MAX_PAGE_EVENTS}, default {PAGE_EVENTS}); follow next "
+                                   "for the rest"})
     wait = AsciiInteger(load_default=0, validate=validate.Range(0, 25), metadata={
         "description": "seconds to wait for a new event when there is none (0-25)"})
     ticket = _TICKET
@@ -178,10 +189,13 @@ class StreamTicketSchema(Schema):
 
 
 class MatchEventsSchema(Schema):
-    """The events the caller may see, in order."""
+    """A page of the events the caller may see, in order, and where the next page starts."""
 
     version = _VERSION
     events = List(fields.Dict(), required=True)
+    next = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "more events follow: ask again with after=next; null when this page "
+                       "reaches the last event logged"})
 
 
 class MatchLegalActionsSchema(Schema):

@@ -7,8 +7,9 @@ from typing import Any
 from flask import Flask
 
 from referee import __version__
-from referee.api import (cross_origin, docs, errors, games, health, limits, matches, no_content,
-                         query_guard, ratelimits, rules, seats, store_problems, table)
+from referee.api import (cross_origin, docs, errors, fair_share, games, health, limits,
+                         matches, no_content, open_caps, query_guard, ratelimits, rules, seats,
+                         store_problems, table)
 from referee.api.json_codec import FastJSONProvider
 from referee.i18n import negotiation
 from referee.ops import hooks, logs, metrics
@@ -25,7 +26,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.json = FastJSONProvider(app)  # orjson where it writes what json.dumps would
     app.config.update(config.from_env())
-    for module in (limits, ratelimits, cross_origin, metrics):
+    for module in (limits, ratelimits, open_caps, fair_share, cross_origin, metrics):
         app.config.update(module.settings())
     app.config.update(test_config or {})
     app.config["API_VERSION"] = __version__
@@ -45,6 +46,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ratelimits.init_app(app, matches.blp, stateless,  # checks run before the body is read
                         claims=seats.CLAIM_ENDPOINTS)
     app.before_request(matches.authenticate)  # a token is checked before any body
+    fair_share.init_app(app)  # the body arrives, then the address's turn: then the work
     app.before_request(limits.guard_request)
     app.before_request(query_guard.guard_query)
     negotiation.init_app(app)

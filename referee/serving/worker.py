@@ -23,13 +23,20 @@ stops is closed after it).  This worker adds:
 - the answers gunicorn writes itself, before the app sees a request (400 bad request line or
   header, 414, 431, 501…), are ``text/plain`` (:func:`plain_error`), not HTML;
 - a client socket that times out (a client that never reads its answer) is one warning line
-  without a traceback (:func:`quiet_timeouts`), not an error.
+  without a traceback (:func:`quiet_timeouts`), not an error;
+- each client address holds at most its share of the worker's connections
+  (``REFEREE_CONNECTIONS_PER_ADDRESS``, default a tenth of ``REFEREE_WORKER_CONNECTIONS``,
+  :class:`AddressShares`): a connection past it is answered 429 ``too-many-connections`` at
+  once, before a byte of its request is read, and closed (:func:`refuse`), so one address
+  trickling header bytes into thousands of sockets holds only its share and the rest of the
+  worker's connections stay free for everyone else.
 
 gunicorn has no hook for the last three: its chunk reader class, its error writer and its
 "Socket error" log line are replaced or filtered in the worker process only.
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
 import socket
@@ -43,6 +50,7 @@ from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
 from referee.ops.logs import as_warning
+from referee.refusals import Refusal
 
 SEND_BUFFER_BYTES = 128 * 1024
 """``SO_SNDBUF`` of every client socket (answers larger than this are sent in turns)."""
@@ -167,6 +175,89 @@ def plain_error(sock, status_int, reason, mesg):
     linger(sock)
 
 
+class AddressShares:
+    """How many connections each client address holds in this worker, each at most
+    ``share``.  One greenlet runs at a time (gevent), so the counts need no lock."""
+
+    def __init__(self, share: int):
+        self.share = share
+        self.open: dict[str, int] = {}
+
+    def enter(self, address: str) -> bool:
+        """Count a new connection of ``address``; ``False`` (not counted) when the address
+        already holds its share."""
+        held = self.open.get(address, 0)
+        if held >= self.share:
+            return False
+        self.open[address] = held + 1
+        return True
+
+    def leave(self, address: str) -> None:
+        """A connection of ``address`` counted by :meth:`enter` closed."""
+        held = self.open[address] - 1
+        if held:
+            self.open[address] = held
+        else:
+            del self.open[address]
+
+
+def connection_share(worker_connections: int, env=None) -> int:
+    """Connections one client address may hold in one worker: ``REFEREE_CONNECTIONS_PER_
+    ADDRESS``, default a tenth of ``worker_connections`` (at least 1); ``0`` when there is no
+    share: set to 0, ``REFEREE_RATE_LIMITS=off``, or behind trusted proxies
+    (``REFEREE_TRUSTED_PROXY_HOPS`` > 0: every connection then comes from a proxy, which must
+    share out its clients itself)."""
+    env = os.environ if env is None else env
+    if env.get("REFEREE_RATE_LIMITS", "on").lower() in ("off", "0", "false", "no"):
+        return 0
+    if int(env.get("REFEREE_TRUSTED_PROXY_HOPS") or 0) > 0:
+        return 0
+    return int(env.get("REFEREE_CONNECTIONS_PER_ADDRESS") or max(1, worker_connections // 10))
+
+
+REFUSE_LINGER_SECONDS = 0.5
+"""How long a refused connection keeps reading (and dropping) what its client sends, so the
+client reads the 429 rather than a reset."""
+
+
+def refusal_bytes(share: int) -> bytes:
+    """The whole answer to a connection past its address's share: 429 problem+json
+    ``too-many-connections`` (English: the request's ``Accept-Language`` is never read) with
+    ``Retry-After: 1`` and ``Connection: close``."""
+    refusal = Refusal("too-many-connections", f"This address already holds its {share} "
+                      "connections to this server process: reuse one (keep-alive), or retry "
+                      "in a second.")
+    from referee.api.errors import PROBLEMS  # here: the master imports this module, not the app
+    status, title = PROBLEMS[refusal.slug]
+    body = json.dumps({"type": f"/problems/{refusal.slug}", "title": title, "status": status,
+                       "detail": refusal.detail, "errors": [{"field": "client", "message":
+                                                             refusal.detail}],
+                       "error_count": 1, "limit": share}).encode()
+    head = (f"HTTP/1.1 {status} Too Many Requests\r\nConnection: close\r\nContent-Type: "
+            f"application/problem+json\r\nContent-Language: en\r\nRetry-After: 1\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")
+    return head.encode("latin-1") + body
+
+
+def refuse(sock, answer: bytes) -> None:
+    """Send ``answer`` on a fresh connection without reading its request, then close it
+    gracefully within :data:`REFUSE_LINGER_SECONDS`."""
+    try:
+        sock.settimeout(REFUSE_LINGER_SECONDS)
+        sock.sendall(answer)
+    except OSError:
+        return
+    deadline = time.monotonic() + REFUSE_LINGER_SECONDS
+    try:
+        sock.shutdown(socket.SHUT_WR)
+        while (left := deadline - time.monotonic()) > 0:
+            sock.settimeout(left)
+            if not sock.recv(65536):
+                return
+    except OSError:
+        return
+
+
 def quiet_timeouts(record: logging.LogRecord) -> bool:
     """A ``gunicorn.error`` log filter: gunicorn logs a client socket's timeout (a client
     that stopped reading its answer or sending its request, after ``REFEREE_IO_TIMEOUT_
@@ -179,8 +270,11 @@ def quiet_timeouts(record: logging.LogRecord) -> bool:
 
 
 class RefereeGeventWorker(GeventWorker):
-    """gunicorn's ``gevent`` worker with a per-operation timeout on each client socket and
-    ``Connection: close`` honoured."""
+    """gunicorn's ``gevent`` worker with a per-operation timeout on each client socket,
+    ``Connection: close`` honoured and each address's share of connections."""
+
+    shares: AddressShares | None = None
+    refusal: bytes = b""
 
     def load_wsgi(self):
         """Load the app, wrapped by :func:`honour_connection_close`; bound chunked bodies by
@@ -193,9 +287,25 @@ class RefereeGeventWorker(GeventWorker):
         gunicorn.util.write_error = plain_error
         logging.getLogger("gunicorn.error").addFilter(quiet_timeouts)
         self.wsgi = honour_connection_close(self.wsgi)
+        share = connection_share(self.worker_connections)
+        if share > 0:
+            self.shares, self.refusal = AddressShares(share), refusal_bytes(share)
 
     def handle(self, listener, client, addr):
-        """Serve one connection (gunicorn's loop), every socket operation bounded in time."""
-        client.settimeout(io_timeout())  # GeventWorker would make it fully blocking
-        client.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
-        AsyncWorker.handle(self, listener, client, addr)
+        """Serve one connection (gunicorn's loop), every socket operation bounded in time;
+        refuse it at once when its address holds its share (:func:`refuse`)."""
+        address = addr[0] if isinstance(addr, tuple) and addr else ""
+        shares = self.shares if address else None  # a Unix socket's peer has no address
+        if shares is not None and not shares.enter(address):
+            try:
+                refuse(client, self.refusal)
+            finally:
+                gunicorn.util.close(client)
+            return
+        try:
+            client.settimeout(io_timeout())  # GeventWorker would make it fully blocking
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+            AsyncWorker.handle(self, listener, client, addr)
+        finally:
+            if shares is not None:
+                shares.leave(address)

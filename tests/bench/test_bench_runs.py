@@ -18,7 +18,7 @@ def test_smoke_run_writes_every_figure(tmp_path):
     out = tmp_path / "RESULTS.md"
     out.write_text("# Benchmark results\n\n## Live streams\nkept as it was\n")
     done = subprocess.run([sys.executable, "-m", "bench", "--smoke", "--no-peer", "--out",
-                           str(out)], cwd=ROOT, capture_output=True, text=True, timeout=240)
+                           str(out)], cwd=ROOT, capture_output=True, text=True, timeout=360)
     assert done.returncode == 0, done.stderr[-2000:]
     text = out.read_text()
     assert "## Live streams\nkept as it was" in text  # another section is left alone
@@ -31,6 +31,9 @@ def test_smoke_run_writes_every_figure(tmp_path):
                 "≤ 200 B per logged action"):
         assert row in text
     assert "worker class **referee.serving.worker.RefereeGeventWorker**" in text
+    # (g) the starvation step: the other client's answers, its 65th stream refused
+    assert "## Starvation (issue 21 item 2)" in text and "(its 65th: 429)" in text
+    assert "| livez |" in text and "| match read |" in text
     # every measured request answered 2xx (the last column of each endpoint row is 0)
     rows = [line for line in text.splitlines() if line.startswith("| ") and " req/s" not in
             line and line.count("|") == 9]

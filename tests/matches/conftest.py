@@ -170,6 +170,17 @@ class Table:
         return self.client.post(self.url + "/actions", json={"action": action, **body},
                                 headers=headers)
 
+    def events(self, who: str | None = None, after: int = 0) -> list[dict[str, Any]]:
+        """Every event ``who`` may see after ``after``, page after page (``next``)."""
+        seen: list[dict[str, Any]] = []
+        while after is not None:
+            response = self.get(who, f"/events?after={after}")
+            assert response.status_code == 200, response.get_json()
+            answer = response.get_json()
+            seen += answer["events"]
+            after = answer["next"]
+        return seen
+
     def legal(self, who: str) -> list[dict[str, Any]]:
         """``who``'s legal actions now."""
         response = self.get(who, "/legal-actions")

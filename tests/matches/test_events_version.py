@@ -30,5 +30,5 @@ def test_af_b1_a_move_between_the_two_reads_is_in_the_version_and_the_etag(store
     response = match.get(None, f"/events?after={after}")
     assert response.status_code == 200, response.get_json()
     assert response.get_json() == {
-        "version": 2, "events": [{**STAND, "seq": after + 1, "version": 2}]}
+        "version": 2, "events": [{**STAND, "seq": after + 1, "version": 2}], "next": None}
     assert response.headers["ETag"] == '"2"'

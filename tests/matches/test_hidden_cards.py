@@ -71,7 +71,7 @@ def check_events(match, readers: list[str | None]) -> None:
     logged = match.client.application.extensions["referee.store"].events(match.id)
     for reader in readers + ["host"]:
         viewer = "__referee__" if reader == "host" else reader
-        served = match.get(reader, "/events").get_json()["events"]
+        served = match.events(reader)
         expected = []
         for i, ev in enumerate(logged):
             following = logged[i + 1] if i + 1 < len(logged) else {}
@@ -129,7 +129,7 @@ def _check_allfours_events(match, readers, version) -> None:
     for reader in readers:
         hidden = {_get(state, path) for _, path in
                   GAMES["all-fours"].engine.hidden_places(state, reader)}
-        events = match.get(reader, "/events").get_json()["events"]
+        events = match.events(reader)
         for ev in (ev for ev in events if ev["version"] == version):
             assert not hidden & set(leaves(ev)), (reader, ev)
 

@@ -26,7 +26,7 @@ def test_af_b1_a_long_poll_answers_with_the_move_made_while_it_waits(live_client
     poll.join(timeout=25)
     assert answers and answers[0].status_code == 200
     assert answers[0].get_json() == {"version": 2, "events": [
-        {"type": "stand", "player": "ben", "seq": 3, "version": 2}]}
+        {"type": "stand", "player": "ben", "seq": 3, "version": 2}], "next": None}
 
 
 def test_a_long_poll_with_events_already_there_answers_at_once(live_client, table):
@@ -40,7 +40,8 @@ def test_a_long_poll_with_events_already_there_answers_at_once(live_client, tabl
 def test_a_long_poll_with_nothing_new_answers_empty_after_its_wait(live_client, table):
     game = table.create(live_client, **SETUP)
     answer = live_client.get(game.url + "/events?after=2&wait=1")  # the deal's 2 are older
-    assert answer.status_code == 200 and answer.get_json() == {"version": 1, "events": []}
+    assert answer.status_code == 200 and answer.get_json() == {"version": 1, "events": [],
+                                                               "next": None}
 
 
 @pytest.mark.parametrize("wait", ["26", "-1", "ten", "2.5"])

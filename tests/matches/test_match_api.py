@@ -284,7 +284,8 @@ def test_coup_v1_events_after_n_are_numbered_and_filtered_per_reader(client, tab
     assert private[0] not in cy_acts["events"]  # the acting seat gets its visible events only
     last = everything[-1]["seq"]
     assert game.get("host", f"/events?after={last - 1}").get_json()["events"] == everything[-1:]
-    assert game.get("host", f"/events?after={last}").get_json() == {"version": 4, "events": []}
+    assert game.get("host", f"/events?after={last}").get_json() == {"version": 4, "events": [],
+                                                                  "next": None}
     assert game.get(None, "/events?after=-1").status_code == 422
 
 

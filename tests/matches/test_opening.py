@@ -22,7 +22,7 @@ def test_af_k1_the_first_kick_scored_at_creation_is_logged_at_version_1(client, 
          "version": 1},
         {"type": "kick", "card": "AD", "points": 1, "seq": 2, "version": 1},
         {"type": "points", "award": "kick", "side": "ana", "points": 1,
-         "score": {"ana": 1, "ben": 0}, "seq": 3, "version": 1}]}
+         "score": {"ana": 1, "ben": 0}, "seq": 3, "version": 1}], "next": None}
 
 
 def test_af_s6_a_first_kick_that_reaches_the_target_logs_points_and_game_over(client, table):
@@ -76,4 +76,4 @@ def test_the_other_games_setups_score_and_end_nothing(client, name):
     assert answer.status_code == 200 and answer.get_json()["events"] == []
     created = client.post("/v1/matches", json={"game": name, **entry.example_setup}).get_json()
     assert client.get(f"/v1/matches/{created['id']}/events?after=0").get_json() == {
-        "version": 1, "events": []}
+        "version": 1, "events": [], "next": None}

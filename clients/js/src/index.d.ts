@@ -134,7 +134,7 @@ export class RefereeClient {
   recoverHost(matchId: string, recoveryCode: string): Promise<Schemas["HostToken"]>;
   match(matchId: string, token?: string | null, options?: { signal?: AbortSignal }): Promise<Schemas["MatchView"]>;
   matchLegalActions(matchId: string, token: string, options?: { form?: "grouped" }): Promise<Schemas["MatchLegalActions"]>;
-  events(matchId: string, options?: { token?: string | null; ticket?: string; after?: number; wait?: number; signal?: AbortSignal }): Promise<Schemas["MatchEvents"]>;
+  events(matchId: string, options?: { token?: string | null; ticket?: string; after?: number; wait?: number; limit?: number; signal?: AbortSignal }): Promise<Schemas["MatchEvents"]>;
   streamTicket(matchId: string, token: string, options?: { signal?: AbortSignal }): Promise<Schemas["StreamTicket"]>;
   follow(matchId: string, options?: FollowOptions): AsyncGenerator<StreamMessage, void, undefined>;
 

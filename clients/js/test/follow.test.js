@@ -162,3 +162,24 @@ test("claim trades a code for whichever seat it invites to", async () => {
   assert.equal(answer.player, "ben");
   assert.deepEqual(requests, [["/v1/matches/m%201/claim", "POST", { code: "K7M2-Q9XD-4HPA" }]]);
 });
+
+test("long-polling, it reads every page of the log (next) before the view", async () => {
+  const calls = [];
+  const log = [1, 2, 3, 4, 5].map((seq) => ({ seq, version: 1, type: "play" }));
+  const fetcher = async (url) => {
+    const { pathname, searchParams } = new URL(url);
+    const after = Number(searchParams.get("after"));
+    if (pathname.endsWith("/events")) {
+      calls.push(after);
+      const page = log.filter((e) => e.seq > after).slice(0, 2); // pages of 2, as limit=2 would
+      const more = page.length && page[page.length - 1].seq < 5;
+      return json({ version: 1, events: page, next: more ? page[page.length - 1].seq : null });
+    }
+    return json({ id: "m8", version: 1, over: true, to_move: [], view: {}, rollback: null });
+  };
+  const client = new RefereeClient("http://referee.test", { fetch: fetcher });
+  const messages = await all(client.follow("m8", { transport: "poll" }));
+  assert.deepEqual(messages.map((m) => [m.event, m.id ?? m.data.version]), [
+    ["event", 1], ["event", 2], ["event", 3], ["event", 4], ["event", 5], ["view", 1], ["end", 1]]);
+  assert.deepEqual(calls, [0, 2, 4, 5]);
+});

@@ -48,7 +48,12 @@ export async function until(check, what, ms = 20000) {
  * reader's event log; each view's version once, rising; the end last. */
 export async function assertFollowedWhole(referee, match, token, messages, lastVersion) {
   const events = messages.filter((m) => m.event === "event");
-  const log = await referee.events(match.id, { token });
+  const log = { events: [] }; // the reader's whole log, page after page (next)
+  for (let after = 0; after !== null;) {
+    const page = await referee.events(match.id, { token, after });
+    log.events.push(...page.events);
+    after = page.next;
+  }
   assert.deepEqual(events.map((m) => m.id), log.events.map((e) => e.seq));
   assert.deepEqual(events.map((m) => m.data), log.events);
   const seqs = events.map((m) => m.id);

@@ -218,12 +218,15 @@ class RefereeClient:
                           params=_form(form))
 
     def events(self, match_id: str, token: str | None = None, after: int = 0,
-               wait: int = 0) -> JSON:
-        """``{"version", "events"}``: the events with ``seq`` > ``after`` the token may see.
+               wait: int = 0, limit: int | None = None) -> JSON:
+        """``{"version", "events", "next"}``: a page of the events with ``seq`` > ``after`` the
+        token may see (at most ``limit``, 1-200, default 100, and under 64 KB); ``next`` is
+        the ``after`` of the next page, ``None`` at the end of the log.
         ``wait=0`` (the default) means no wait: the answer comes at once.  With ``wait``
         (seconds, 1-25; e.g. ``wait=25`` to long-poll) and none yet, the server waits up to
         that long for one."""
-        params = {"after": after, **({"wait": wait} if wait else {})}
+        params = {"after": after, **({"wait": wait} if wait else {}),
+                  **({"limit": limit} if limit is not None else {})}
         return self._call("GET", f"/v1/matches/{match_id}/events", token=token,
                           params=params, timeout=self.timeout + wait)
 

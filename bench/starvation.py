@@ -1,0 +1,446 @@
+"""One client cannot starve the others (issue 21 item 2): while one address holds its maximum of
+open streams and sends the worst admitted requests, another client's ``/livez`` and match reads
+keep their p99 within :data:`TARGET_MS`.
+
+The real server as ``referee serve`` runs it (:class:`bench.servers.Gunicorn`: 2 gevent
+workers, its own redis-server), with the **default** abuse limits (the budgets, the caps on open
+streams, each address's share of connections and its turns).  Everything goes to 127.0.0.1;
+the two clients speak from two loopback addresses (all of 127/8 is loopback on Linux), so the
+per-address limits tell them apart:
+
+- the **attacker** (:data:`ATTACKER`) creates an 8-seat Coup match and opens 8 streams per seat
+  token (64: its address's cap; a 65th is tried and must answer 429), then sends the worst
+  bodies found among those :mod:`bench.worst_inputs` searches (:func:`worst_bodies`, the
+  issue's 4,000-player Gnoming round among them) back to back on :data:`SENDERS` keep-alive
+  connections, reconnecting when refused;
+- the **victim** (:data:`VICTIM`) creates a match of its own and, for ``--seconds``, asks
+  ``/livez`` 20 times a second and reads its match 10 times a second (each seat token in
+  turn: within its budgets), on :data:`PINNED` keep-alive connections held by each worker
+  (so both workers, each serving the attacker, are measured: :func:`bench.servers.
+  connections_by_worker`); a request's latency counts from when it was due (waiting for a
+  free connection included: no coordinated omission).
+
+Prints one JSON line and writes the section between :data:`BEGIN` and :data:`END` of
+``bench/RESULTS.md``.  ``python -m bench.starvation [--seconds 30] [--smoke] [--note TEXT]``
+(about 50 s); also the last step of ``python -m bench``.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import shlex
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.load import Connection, Result, request_bytes
+from bench.servers import OUT_OF_REACH, Gunicorn, RedisServer, connections_by_worker
+
+ATTACKER, VICTIM = "127.0.0.1", "127.0.0.2"
+SEATS = ["ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal"]
+STREAMS_PER_SEAT = 8
+"""8 seats × 8 = 64: the attacker's address's cap (``REFEREE_STREAMS_PER_ADDRESS``)."""
+SENDERS = 32
+"""Attacker connections sending the worst bodies: with its 64 streams, within its share of 100
+connections per worker even when one worker takes two thirds of them; more would only wait
+for the address's turns (2 per worker)."""
+TARGET_MS = 100.0
+WARM_SECONDS = 3.0
+LIVEZ_PER_S, READS_PER_S = 20, 10
+DEFAULT_LIMITS = {"REFEREE_RATE_LIMITS": "on", "REFEREE_LIMIT_CREATE": "20/minute;200/hour",
+                  "REFEREE_LIMIT_MATCH_PER_TOKEN": "240/minute",
+                  "REFEREE_LIMIT_MATCH_PER_IP": "1200/minute",
+                  "REFEREE_LIMIT_STATELESS_PER_IP": "3000/minute",
+                  **{name: "" for name in OUT_OF_REACH}}
+"""The shipped budgets (``referee.api.ratelimits.DEFAULTS``) and caps (empty: their defaults),
+which :data:`bench.servers.BUDGETS` lifts for the speed benches: the attacker stays within
+them."""
+
+SEARCH_SECONDS = 12.0
+"""CPU seconds :func:`worst_bodies` spends measuring candidates (the rest of the run stays
+within about a minute)."""
+KEEP = 6
+"""How many of the costliest bodies found the attacker sends, in turn."""
+GAMES = {"coup": {"players": ["ana", "ben", "cy"]}, "spy": {"players": ["ana", "ben"]},
+         "all-fours": {"players": ["ana", "ben"], "dealer": "ana"},
+         "gnoming": {"players": ["ana", "ben", "cy"]}}
+SHEET = {"players": ["ana", "ben"], "dealer": "ana", "kicks": ["4H"], "beg": "stand",
+         "tricks": [{"leader": "ben", "cards": ["2H", "3H"]}]}
+LAYOUTS = {"ana": [["5", "5", "5"]] * 3, "ben": [["1", "2", "3"]] * 3}
+
+BEGIN = "<!-- starvation:begin (written by python -m bench.starvation) -->"
+END = "<!-- starvation:end -->"
+
+
+def _valid_bodies(client) -> list[tuple[str, str, dict]]:
+    """``(label, path, body)``: a valid body of every stateless endpoint (a fresh game's
+    snapshot and one of its legal actions, a trick sheet, a Gnoming round)."""
+    out = []
+    for game, setup in GAMES.items():
+        base = f"/v1/games/{game}"
+        state = client.post(f"{base}/setup", json={**setup, "seed": 7}).get_json()["state"]
+        action = client.post(f"{base}/legal-actions", json={"state": state}
+                             ).get_json()["actions"][0]
+        out += [(f"POST {base}/setup", f"{base}/setup", {**setup, "seed": 7}),
+                (f"POST {base}/legal-actions", f"{base}/legal-actions", {"state": state})]
+        out += [(f"POST {base}/{op}", f"{base}/{op}", {"state": state, "action": action})
+                for op in ("validate", "apply")]
+    return out + [
+        ("POST /v1/games/all-fours/score", "/v1/games/all-fours/score", {"sheet": SHEET}),
+        ("POST /v1/games/gnoming/score-round", "/v1/games/gnoming/score-round",
+         {"round": {"layouts": LAYOUTS}}),
+        ("POST /v1/games/gnoming/score-game", "/v1/games/gnoming/score-game",
+         {"rounds": [{"layouts": LAYOUTS}]})]
+
+
+def _inflated(body: dict):
+    """``(description, JSON bytes)`` of every costly variant :mod:`bench.worst_inputs`
+    searches for ``body``: ``bench.worst_bodies.bodies`` where it exists, else
+    ``worst_inputs.inflations``."""
+    try:
+        from bench.worst_bodies import bodies
+    except ImportError:
+        from bench.worst_inputs import inflations
+        for name, inflated in inflations(body):
+            yield name, json.dumps(inflated).encode()
+        return
+    yield from bodies(body, 256 * 1024, 8)
+
+
+def _variants(label: str, path: str, body: dict):
+    for name, raw in _inflated(body):
+        yield label, path, name, raw
+
+
+def worst_bodies(seconds: float = SEARCH_SECONDS) -> list[tuple[str, str, bytes]]:
+    """``(label, path, body)`` of the :data:`KEEP` costliest bodies found in ``seconds`` of
+    CPU (``time.process_time``, Flask's test client, limits off): the variants
+    :mod:`bench.worst_inputs` searches of each stateless endpoint's valid body, tried in turn
+    across the endpoints, and the issue's 202 KB Gnoming round of 4,000 players' 3×3
+    layouts."""
+    import itertools
+    import os
+    os.environ.setdefault("REFEREE_RATE_LIMITS", "off")  # the test client that measures them
+    from referee.serving.app import create_app
+    client = create_app({"REDIS_URL": None, "RATE_LIMITS_ENABLED": False,
+                         "MAX_LIVE_MATCHES": None, "LOG_LEVEL": "WARNING",
+                         "ACCESS_LOG": False}).test_client()
+    layouts = {f"p{i}": [["1", "2", "3"]] * 3 for i in range(4000)}
+    issue = [("POST /v1/games/gnoming/score-round", "/v1/games/gnoming/score-round",
+              "4000 players' layouts", json.dumps({"round": {"layouts": layouts}}).encode())]
+    streams = [_variants(label, path, body) for label, path, body in _valid_bodies(client)]
+    found = []
+    began = time.process_time()
+    for label, path, name, raw in itertools.chain(
+            issue, (c for batch in itertools.zip_longest(*streams) for c in batch if c)):
+        if time.process_time() - began > seconds:
+            break
+        start = time.process_time()
+        try:
+            client.post(path, data=raw, content_type="application/json")
+        except Exception:  # noqa: BLE001 - a body the test client itself cannot send
+            continue
+        found.append((time.process_time() - start, f"{label} ({name})", path, raw))
+    found.sort(key=lambda item: -item[0])
+    return [(f"{label}, {cpu * 1000:.0f} ms", path, raw)
+            for cpu, label, path, raw in found[:KEEP]]
+
+
+async def _json(conn: Connection, method: str, path: str, body=None, token=None):
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    raw = request_bytes(method, path, json.dumps(body).encode() if body is not None else b"",
+                        headers)
+    status, answer = await conn.send(raw)
+    return status, json.loads(answer) if answer else None
+
+
+async def _create(source: str, port: int) -> dict:
+    conn = Connection(port, source)
+    status, created = await _json(conn, "POST", "/v1/matches",
+                                  {"game": "coup", "players": SEATS, "seed": 7})
+    conn.close()
+    if status != 201:
+        raise SystemExit(f"starvation: creating a match answered {status}: {created}")
+    return created
+
+
+async def _open_stream(port: int, path: str, token: str, stop: float) -> tuple[int, object]:
+    """Open a stream from :data:`ATTACKER`: ``(status, task reading it until stop)``."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                   local_addr=(ATTACKER, 0))
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}"
+                 "\r\n\r\n".encode())
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head[9:12])
+
+    async def drain() -> None:
+        try:
+            while time.monotonic() < stop and await asyncio.wait_for(reader.read(65536),
+                                                                     stop - time.monotonic()):
+                pass
+        except (asyncio.TimeoutError, OSError):
+            pass
+        finally:
+            writer.close()
+    return status, asyncio.ensure_future(drain())
+
+
+async def _attack(port: int, bodies, ready, seconds: float, report) -> None:
+    created = await _create(ATTACKER, port)
+    stop = time.monotonic() + seconds
+    path = f"/v1/matches/{created['id']}/stream"
+    opened = [await _open_stream(port, path, created["seats"][seat], stop)
+              for seat in SEATS for _ in range(STREAMS_PER_SEAT)]
+    over, _ = await _open_stream(port, path, created["host_token"], time.monotonic())
+    statuses: dict[int, int] = {}
+    refused = 0
+    ready.set()
+
+    async def sender(i: int) -> None:
+        nonlocal refused
+        conn = Connection(port, ATTACKER)
+        n = i
+        while time.monotonic() < stop:
+            _, url, body = bodies[n % len(bodies)]
+            n += 1
+            try:
+                status, _ = await conn.send(request_bytes("POST", url, body))
+            except (OSError, asyncio.IncompleteReadError):
+                conn.close()
+                refused += 1
+                await asyncio.sleep(0.2)
+                continue
+            statuses[status] = statuses.get(status, 0) + 1
+            if status == 429:
+                await asyncio.sleep(0.2)
+        conn.close()
+
+    await asyncio.gather(*(sender(i) for i in range(SENDERS)))
+    for _, task in opened:
+        await task
+    report.put({"streams_open": sum(1 for status, _ in opened if status == 200),
+                "stream_65th": over, "answers": statuses, "broken_connections": refused})
+
+
+def attacker(port: int, bodies, ready, seconds: float, report) -> None:
+    """The attacker's process (see the module docstring)."""
+    asyncio.run(_attack(port, bodies, ready, seconds, report))
+
+
+PINNED = 3
+"""Keep-alive connections the other client holds in each worker for each kind of request: a
+request due while all are busy waits for one (and that wait counts in its latency)."""
+
+
+async def _pinned(port: int, pids: list[int], each: int) -> dict[int, list[Connection]]:
+    """``each`` keep-alive connections from :data:`VICTIM` held by each worker of ``pids``:
+    new connections go to whichever worker accepts first, so batches are opened (no request
+    yet: a worker accepts before it reads) and sorted by the worker that accepted them (one
+    look at ``/proc`` per batch, so all are opened within a moment and none idles past the
+    keep-alive limit) until each worker holds its share; the rest are closed."""
+    held: dict[int, list[Connection]] = {pid: [] for pid in pids}
+    for _ in range(8):
+        batch = []
+        for _ in range(4 * each * len(pids)):
+            conn = Connection(port, VICTIM)
+            conn.reader, conn.writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(VICTIM, 0))
+            batch.append(conn)
+        mine = {(VICTIM, conn.writer.get_extra_info("sockname")[1]) for conn in batch}
+        for _ in range(50):  # until the workers have accepted them all (a busy one is slow)
+            await asyncio.sleep(0.1)
+            owners = {peer: pid for pid, peers in connections_by_worker(port, pids).items()
+                      for peer in peers}
+            if mine <= owners.keys():
+                break
+        for conn in batch:
+            owner = owners.get((VICTIM, conn.writer.get_extra_info("sockname")[1]))
+            if owner is not None and len(held[owner]) < each:
+                held[owner].append(conn)
+            else:
+                conn.close()
+        if all(len(conns) == each for conns in held.values()):
+            break
+    return {pid: conns for pid, conns in held.items() if conns}
+
+
+async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
+    created = await _create(VICTIM, port)
+    tokens = [created["seats"][seat] for seat in SEATS]
+    read_path = f"/v1/matches/{created['id']}"
+    livez = request_bytes("GET", "/livez", b"")
+    both = await _pinned(port, pids, 2 * PINNED)
+    pinned = {"livez": {pid: conns[:PINNED] for pid, conns in both.items()},
+              "match read": {pid: conns[PINNED:] for pid, conns in both.items()}}
+    results: dict[tuple[str, int], Result] = {}
+    start = time.monotonic()
+
+    async def loop(kind: str, pid: int, conns: list[Connection], rate: float) -> None:
+        result = results[(kind, pid)] = Result(seconds)
+        free: asyncio.Queue = asyncio.Queue()
+        for conn in conns:
+            free.put_nowait(conn)
+
+        async def one(n: int, due: float) -> None:
+            conn = await free.get()
+            raw = livez if kind == "livez" else request_bytes(
+                "GET", read_path, b"", {"Authorization": f"Bearer {tokens[n % len(tokens)]}"})
+            try:
+                status, _ = await conn.send(raw)
+            except (OSError, asyncio.IncompleteReadError):
+                status = 0  # the connection broke: counted, and opened again (anywhere)
+                conn.close()
+            result.latencies.append(time.monotonic() - due)
+            result.statuses[status] = result.statuses.get(status, 0) + 1
+            free.put_nowait(conn)
+
+        sent = []
+        for n in range(int(rate * seconds)):
+            due = start + n / rate
+            if (wait := due - time.monotonic()) > 0:
+                await asyncio.sleep(wait)
+            sent.append(asyncio.ensure_future(one(n, due)))
+        await asyncio.gather(*sent)
+        for conn in conns:
+            conn.close()
+
+    rates = {"livez": LIVEZ_PER_S, "match read": READS_PER_S}
+    await asyncio.gather(*(loop(kind, pid, conns, rates[kind] / len(by_worker))
+                           for kind, by_worker in pinned.items()
+                           for pid, conns in by_worker.items()))
+    out = {}
+    for kind in rates:
+        ours = [r for (k, _), r in results.items() if k == kind]
+        whole = Result(seconds, latencies=[x for r in ours for x in r.latencies])
+        for r in ours:
+            for status, n in r.statuses.items():
+                whole.statuses[status] = whole.statuses.get(status, 0) + n
+        out[kind] = {"answers": whole.statuses, "p50_ms": whole.percentile(50) * 1000,
+                     "p99_ms": whole.percentile(99) * 1000,
+                     "max_ms": max(whole.latencies) * 1000, "requests": len(whole.latencies),
+                     "p99_ms_per_worker": {str(pid): r.percentile(99) * 1000
+                                           for (k, pid), r in results.items() if k == kind}}
+    report.put(out)
+
+
+def victim(port: int, pids: list[int], seconds: float, report) -> None:
+    """The victim's process (see the module docstring)."""
+    asyncio.run(_measure(port, pids, seconds, report))
+
+
+def run(seconds: float = 30.0, smoke: bool = False) -> dict:
+    """Start the servers, run both clients, stop everything; the figures as a dict."""
+    warm = 0.5 if smoke else WARM_SECONDS
+    if smoke:
+        seconds = 2.0
+    bodies = worst_bodies()
+    logs = Path(tempfile.mkdtemp(prefix="referee-starvation-"))
+    redis_server = RedisServer()
+    try:
+        server = Gunicorn("referee.serving.wsgi:app", redis_server.url, logs / "server.log",
+                          env=DEFAULT_LIMITS)
+        try:
+            ctx = multiprocessing.get_context("spawn")
+            ready, attack_report, victim_report = ctx.Event(), ctx.Queue(), ctx.Queue()
+            attack = ctx.Process(target=attacker, args=(
+                server.port, bodies, ready, seconds + warm + 5, attack_report))
+            attack.start()
+            if not ready.wait(60):
+                raise SystemExit("starvation: the attacker did not get ready")
+            time.sleep(warm)
+            pids = server.workers()
+            spread = {str(pid): sum(1 for ip, _ in peers if ip == ATTACKER)
+                      for pid, peers in connections_by_worker(server.port, pids).items()}
+            cpu, began = server.cpu_seconds(), time.monotonic()
+            measure = ctx.Process(target=victim, args=(server.port, pids, seconds,
+                                                       victim_report))
+            measure.start()
+            victims = victim_report.get(timeout=seconds + 60)
+            busy = (server.cpu_seconds() - cpu) / (time.monotonic() - began)
+            measure.join(10)
+            attacks = attack_report.get(timeout=60)
+            attack.join(10)
+        finally:
+            server.stop()
+    finally:
+        redis_server.stop()
+    return {"seconds": seconds, "bodies": [label for label, _, _ in bodies],
+            "attacker": {**attacks, "connections_per_worker": spread}, "victim": victims,
+            "worker_cpu_busy": busy}
+
+
+def render(result: dict, command: str, note: str = "") -> str:
+    """The RESULTS.md section of ``result``."""
+    v, a = result["victim"], result["attacker"]
+    met = all(v[kind]["p99_ms"] <= TARGET_MS for kind in v)
+    rows = "\n".join(
+        f"| {kind} | {v[kind]['requests']} | {_statuses(v[kind]['answers'])} | "
+        f"{v[kind]['p50_ms']:.1f} | **{v[kind]['p99_ms']:.1f}** | {v[kind]['max_ms']:.1f} |"
+        for kind in v)
+    bodies = "; ".join(result["bodies"])
+    spread = a["connections_per_worker"]
+    per_worker = "; ".join(
+        f"{kind} " + ", ".join(f"{p99:.0f} ms (attacker connections: {spread.get(pid, '?')})"
+                               for pid, p99 in v[kind]["p99_ms_per_worker"].items())
+        for kind in v)
+    return f"""{BEGIN}
+## Starvation (issue 21 item 2): one address cannot delay another's answers
+
+`{command}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; 2 gevent workers, Redis,
+the default limits; {result['seconds']:.0f} s measured).{(' ' + note) if note else ''}
+
+The attacker ({ATTACKER}) held {a['streams_open']} streams (its 65th: {a['stream_65th']}) and
+sent the worst bodies on {SENDERS} connections: {_statuses(a['answers'])}
+({a['broken_connections']} connections refused or broken, reopened); its connections per
+worker when the measure began: {' and '.join(map(str, a['connections_per_worker'].values()))};
+the other client read through each worker ({PINNED} keep-alive connections per worker and
+kind):
+p99 per worker {per_worker}; the two workers used
+{result['worker_cpu_busy']:.2f} CPU seconds per second (2.00: both busy all the time).
+Bodies: {bodies}.
+
+The other client ({VICTIM}), latency from when each request was due:
+
+| request | sent | answers | p50 ms | p99 ms | max ms |
+| --- | ---: | --- | ---: | ---: | ---: |
+{rows}
+
+Target p99 ≤ {TARGET_MS:.0f} ms: **{'met' if met else 'NOT met'}**.
+{END}"""
+
+
+def _statuses(counts: dict) -> str:
+    return ", ".join(f"{n} × {status}" for status, n in sorted(counts.items(), key=str))
+
+
+def write(path: Path, section: str) -> None:
+    """Put ``section`` between :data:`BEGIN` and :data:`END` of ``path`` (appended the first
+    time), keeping the rest of the file."""
+    old = path.read_text() if path.is_file() else "# Benchmark results\n"
+    if BEGIN in old and END in old:
+        head, rest = old.split(BEGIN, 1)
+        path.write_text(head + section + rest.split(END, 1)[1])
+    else:
+        path.write_text(old.rstrip("\n") + "\n\n" + section + "\n")
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(prog="python -m bench.starvation",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--smoke", action="store_true", help="2 s: shows that it runs")
+    parser.add_argument("--note", default="")
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("RESULTS.md"))
+    args = parser.parse_args(argv)
+    result = run(args.seconds, args.smoke)
+    print(json.dumps(result))
+    write(args.out, render(result, shlex.join(["python", "-m", "bench.starvation", *argv]),
+                           args.note))
+
+
+if __name__ == "__main__":
+    main()
