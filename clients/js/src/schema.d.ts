@@ -89,11 +89,41 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Every legal action now, of `player` or of every player (`{"state", "player"?}`).
+         * Every legal action now, of `player` or of every player (`{"state", "player"?}`):
+         *     `actions`, one entry each, and with `?form=grouped` also `groups`, one per action
+         *     type with each field's choices and the illegal combinations (for pickers:
+         *     :mod:`referee.games.common.grouping`).
          * @description `player` must be seated in the state (or one of the game's host actors, such as Coup's
-         *     `"host"` who closes windows): 422 `invalid-input` naming `player` otherwise.
+         *     `"host"` who closes windows): 422 `invalid-input` naming `player` otherwise; a
+         *     `form` other than `flat` or `grouped`: 422 naming `query.form`.
          */
         post: operations["postGamesAllFoursLegalActions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/all-fours/reshuffle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A rollback's reshuffle, as a match's audit replays it (`{"version", "reshuffle"}`
+         *     steps): the snapshot with every face-down order nobody may know — Coup's court deck, All
+         *     Fours' stock, Gnoming's draw pile with the face-down layout cards — dealt afresh from
+         *     `seed`, which also drives the game's later shuffles; every seat's cards, every count and
+         *     every public fact unchanged.  A table-mode snapshot (and Spy, which has no such order)
+         *     comes back as it was.
+         * @description Errors: 422 `invalid-input` (types; a seed that is not a non-negative integer or a
+         *     string of 1–128 characters), 422 `impossible-state`.
+         */
+        post: operations["postGamesAllFoursReshuffle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -196,11 +226,41 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Every legal action now, of `player` or of every player (`{"state", "player"?}`).
+         * Every legal action now, of `player` or of every player (`{"state", "player"?}`):
+         *     `actions`, one entry each, and with `?form=grouped` also `groups`, one per action
+         *     type with each field's choices and the illegal combinations (for pickers:
+         *     :mod:`referee.games.common.grouping`).
          * @description `player` must be seated in the state (or one of the game's host actors, such as Coup's
-         *     `"host"` who closes windows): 422 `invalid-input` naming `player` otherwise.
+         *     `"host"` who closes windows): 422 `invalid-input` naming `player` otherwise; a
+         *     `form` other than `flat` or `grouped`: 422 naming `query.form`.
          */
         post: operations["postGamesCoupLegalActions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/coup/reshuffle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A rollback's reshuffle, as a match's audit replays it (`{"version", "reshuffle"}`
+         *     steps): the snapshot with every face-down order nobody may know — Coup's court deck, All
+         *     Fours' stock, Gnoming's draw pile with the face-down layout cards — dealt afresh from
+         *     `seed`, which also drives the game's later shuffles; every seat's cards, every count and
+         *     every public fact unchanged.  A table-mode snapshot (and Spy, which has no such order)
+         *     comes back as it was.
+         * @description Errors: 422 `invalid-input` (types; a seed that is not a non-negative integer or a
+         *     string of 1–128 characters), 422 `impossible-state`.
+         */
+        post: operations["postGamesCoupReshuffle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -282,11 +342,41 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Every legal action now, of `player` or of every player (`{"state", "player"?}`).
+         * Every legal action now, of `player` or of every player (`{"state", "player"?}`):
+         *     `actions`, one entry each, and with `?form=grouped` also `groups`, one per action
+         *     type with each field's choices and the illegal combinations (for pickers:
+         *     :mod:`referee.games.common.grouping`).
          * @description `player` must be seated in the state (or one of the game's host actors, such as Coup's
-         *     `"host"` who closes windows): 422 `invalid-input` naming `player` otherwise.
+         *     `"host"` who closes windows): 422 `invalid-input` naming `player` otherwise; a
+         *     `form` other than `flat` or `grouped`: 422 naming `query.form`.
          */
         post: operations["postGamesGnomingLegalActions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/gnoming/reshuffle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A rollback's reshuffle, as a match's audit replays it (`{"version", "reshuffle"}`
+         *     steps): the snapshot with every face-down order nobody may know — Coup's court deck, All
+         *     Fours' stock, Gnoming's draw pile with the face-down layout cards — dealt afresh from
+         *     `seed`, which also drives the game's later shuffles; every seat's cards, every count and
+         *     every public fact unchanged.  A table-mode snapshot (and Spy, which has no such order)
+         *     comes back as it was.
+         * @description Errors: 422 `invalid-input` (types; a seed that is not a non-negative integer or a
+         *     string of 1–128 characters), 422 `impossible-state`.
+         */
+        post: operations["postGamesGnomingReshuffle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -409,11 +499,41 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Every legal action now, of `player` or of every player (`{"state", "player"?}`).
+         * Every legal action now, of `player` or of every player (`{"state", "player"?}`):
+         *     `actions`, one entry each, and with `?form=grouped` also `groups`, one per action
+         *     type with each field's choices and the illegal combinations (for pickers:
+         *     :mod:`referee.games.common.grouping`).
          * @description `player` must be seated in the state (or one of the game's host actors, such as Coup's
-         *     `"host"` who closes windows): 422 `invalid-input` naming `player` otherwise.
+         *     `"host"` who closes windows): 422 `invalid-input` naming `player` otherwise; a
+         *     `form` other than `flat` or `grouped`: 422 naming `query.form`.
          */
         post: operations["postGamesSpyLegalActions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/spy/reshuffle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A rollback's reshuffle, as a match's audit replays it (`{"version", "reshuffle"}`
+         *     steps): the snapshot with every face-down order nobody may know — Coup's court deck, All
+         *     Fours' stock, Gnoming's draw pile with the face-down layout cards — dealt afresh from
+         *     `seed`, which also drives the game's later shuffles; every seat's cards, every count and
+         *     every public fact unchanged.  A table-mode snapshot (and Spy, which has no such order)
+         *     comes back as it was.
+         * @description Errors: 422 `invalid-input` (types; a seed that is not a non-negative integer or a
+         *     string of 1–128 characters), 422 `impossible-state`.
+         */
+        post: operations["postGamesSpyReshuffle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -717,8 +837,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The calling seat's legal actions now (the host token: everyone's, host-only ones too).
-         *     `ETag` is the version they are legal at (send it back as `If-Match`).
+         * The calling seat's legal actions now (the host token: everyone's, host-only ones too):
+         *     `actions` and, with `?form=grouped`, also `groups` (one per action type with each
+         *     field's choices and the illegal combinations, for pickers).  `ETag` is the version they are
+         *     legal at (send it back as `If-Match`).  422 naming `query.form` for another form.
          */
         get: operations["getMatchesByMatchIdLegalActions"];
         put?: never;
@@ -957,6 +1079,11 @@ export interface components {
             };
             state: components["schemas"]["AllFoursState"];
         };
+        AllFoursAward: {
+            card: string;
+            player: string;
+            side: string | null;
+        };
         AllFoursBegAction: {
             /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
@@ -1033,6 +1160,26 @@ export interface components {
             /** @description who won its trick */
             won_by: string;
         };
+        AllFoursJackAward: {
+            hanged: boolean;
+            /** @description who was dealt the jack */
+            player: string;
+            points: number;
+            side: string;
+            /** @description who won its trick */
+            won_by: string;
+        };
+        AllFoursLastHand: {
+            game: components["schemas"]["AllFoursGameResult"];
+            high: components["schemas"]["AllFoursAward"] | null;
+            jack: components["schemas"]["AllFoursJackAward"] | null;
+            low: components["schemas"]["AllFoursAward"] | null;
+            points: {
+                [key: string]: number;
+            };
+            /** @description reneges proven (AF-I1) */
+            reneges: number;
+        };
         /** @description All Fours (Trinidad rules): LegalActionsRequest */
         AllFoursLegalActionsRequest: {
             /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
@@ -1042,7 +1189,48 @@ export interface components {
         /** @description All Fours (Trinidad rules): LegalActionsResponse */
         AllFoursLegalActionsResponse: {
             actions: components["schemas"]["AllFoursAction"][];
+            /** @description with form=grouped only: the same legal actions grouped for pickers; expanding each group's choices but its illegal combinations gives exactly actions */
+            groups?: components["schemas"]["LegalActionGroup"][];
             to_move: string[];
+        };
+        /** @description A match of all-fours as the caller may see it. */
+        AllFoursMatchView: {
+            /** @description what the match waits for, as a sentence in the negotiated language */
+            awaiting: string;
+            /** @description awaiting as a message (code and params) */
+            awaiting_message: components["schemas"]["Message"];
+            commitment: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "all-fours";
+            id: string;
+            mode: string;
+            /** @description seats nobody has claimed yet (no token acts for them) */
+            open_seats: string[];
+            /** @description null until the game is over */
+            outcome: components["schemas"]["Outcome"] | null;
+            over: boolean;
+            /** @description the game's phase; "over" once the game has ended */
+            phase: string;
+            players: string[];
+            /** @description the id of this finished match's rematch, once started */
+            rematch: string | null;
+            /** @enum {string} */
+            role: "seat" | "public" | "host";
+            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, approved_by, rejected_by), or null */
+            rollback: {
+                [key: string]: unknown;
+            } | null;
+            score: components["schemas"]["AllFoursScore"];
+            seat: string | null;
+            /** @description the players who may act now, in seat order; empty while a rollback is pending and once the match is over (host-only actions such as Coup's close_window are not listed) */
+            to_move: string[];
+            /** @description the match's version: 1 after creation, +1 per applied action */
+            version: number;
+            /** @description the seat or public view, or (host token) the referee view */
+            view: components["schemas"]["AllFoursView"] | components["schemas"]["AllFoursRefereeView"];
         };
         AllFoursMisdealAction: {
             /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
@@ -1064,6 +1252,61 @@ export interface components {
              */
             type: "play";
         };
+        AllFoursRefereeView: {
+            /** @enum {string|null} */
+            beg: "stand" | "begged" | "give_one" | "run_pack" | null;
+            claims: {
+                [key: string]: unknown;
+            }[];
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
+            dealer: string;
+            dealt: {
+                [key: string]: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
+            };
+            exposed: {
+                [key: string]: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
+            };
+            /** @enum {string} */
+            game?: "all-fours";
+            hand_number: number;
+            hand_points: {
+                [key: string]: number;
+            };
+            hands: {
+                [key: string]: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS" | "unknown")[];
+            };
+            kicks: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
+            last_hand: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            mode: "digital" | "table";
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
+            next_dealer: string | null;
+            options: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            phase: "deal" | "beg" | "answer" | "play" | "hand_over" | "game_over";
+            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) and do not look alike (Unicode TS #39 skeletons: ana and Cyrillic аna, ı and i, 1 and ١ clash) */
+            players: string[];
+            redeals: number;
+            reneges: {
+                [key: string]: unknown;
+            }[];
+            score: {
+                [key: string]: number;
+            };
+            sides: {
+                [key: string]: string[];
+            };
+            stock: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
+            trick: components["schemas"]["AllFoursTrick"];
+            tricks: components["schemas"]["AllFoursTrick"][];
+            /** @enum {string|null} */
+            trump: "C" | "D" | "H" | "S" | null;
+            winner: string | null;
+        };
         AllFoursRenege: {
             /** @description the rule failed in that trick: AF-P2, AF-P3 or AF-P4 */
             broke: string;
@@ -1076,6 +1319,16 @@ export interface components {
             /** @description trick of the failure, from 1 */
             trick: number;
         };
+        /** @description All Fours (Trinidad rules): ReshuffleRequest */
+        AllFoursReshuffleRequest: {
+            /** @description the reshuffle seed: a step's reshuffle in a match audit */
+            seed: number | string;
+            state: components["schemas"]["AllFoursState"];
+        };
+        /** @description All Fours (Trinidad rules): ReshuffleResponse */
+        AllFoursReshuffleResponse: {
+            state: components["schemas"]["AllFoursState"];
+        };
         AllFoursRunPackAction: {
             kicks?: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
             /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
@@ -1085,6 +1338,39 @@ export interface components {
              * @enum {string}
              */
             type: "run_pack";
+        };
+        AllFoursScore: {
+            breakdown: components["schemas"]["AllFoursScoreBreakdown"];
+            /**
+             * @description what the score is kept for: an All Fours side, or each player
+             * @enum {string}
+             */
+            by: "side" | "player";
+            /** @description players still in, in seat order (Coup: with influence; Spy: not eliminated; All Fours, Gnoming: everyone) */
+            in: string[];
+            /** @description each unit (side or player) and its players (a player alone when kept per player) */
+            sides: {
+                [key: string]: string[];
+            };
+            /** @description the points that win (All Fours options.target), else null */
+            target: number | null;
+            /** @description the running score per unit: All Fours points toward the target; Gnoming the finished rounds' points (lowest wins); Coup influence left; Spy cards exposed */
+            totals: {
+                [key: string]: number;
+            };
+            /**
+             * @description target: first to the target; highest/lowest: the total at the end; last_in: the last player still in
+             * @enum {string}
+             */
+            wins_by: "target" | "highest" | "lowest" | "last_in";
+        };
+        AllFoursScoreBreakdown: {
+            /** @description this hand's points per side so far (the kick, give one) */
+            hand: {
+                [key: string]: number;
+            };
+            hand_number: number;
+            last_hand: components["schemas"]["AllFoursLastHand"] | null;
         };
         AllFoursScoreRequest: {
             options?: {
@@ -1266,8 +1552,70 @@ export interface components {
             /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             winner?: string;
         };
+        AllFoursView: {
+            /** @enum {string|null} */
+            beg: "stand" | "begged" | "give_one" | "run_pack" | null;
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
+            dealer: string;
+            exposed: {
+                [key: string]: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
+            };
+            /** @enum {string} */
+            game?: "all-fours";
+            /** @description the seat's own hand (seat views only) */
+            hand?: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS" | "unknown")[];
+            hand_number: number;
+            hand_points: {
+                [key: string]: number;
+            };
+            hand_sizes: {
+                [key: string]: number;
+            };
+            kicks: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
+            last_hand: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            mode: "digital" | "table";
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
+            next_dealer: string | null;
+            options: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            phase: "deal" | "beg" | "answer" | "play" | "hand_over" | "game_over";
+            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) and do not look alike (Unicode TS #39 skeletons: ana and Cyrillic аna, ı and i, 1 and ١ clash) */
+            players: string[];
+            redeals: number;
+            reneges: {
+                [key: string]: unknown;
+            }[];
+            score: {
+                [key: string]: number;
+            };
+            sides: {
+                [key: string]: string[];
+            };
+            stock_size: number;
+            /**
+             * @deprecated
+             * @description deprecated: read to_move of the envelope
+             */
+            to_move: string[];
+            trick: components["schemas"]["AllFoursTrick"];
+            tricks: components["schemas"]["AllFoursTrick"][];
+            /** @enum {string|null} */
+            trump: "C" | "D" | "H" | "S" | null;
+            /** @description the seat this view is for; null for the public view */
+            viewer: string | null;
+            /**
+             * @deprecated
+             * @description deprecated: read outcome of the envelope
+             */
+            winner: string | null;
+        };
         Audit: {
-            /** @description the actions that made the final state, in order: POST each to /v1/games/{game}/apply (actions a rollback undid are not here) */
+            /** @description the actions among steps, in order (actions a rollback undid are not here) */
             actions: {
                 [key: string]: unknown;
             }[];
@@ -1287,6 +1635,10 @@ export interface components {
             setup: {
                 [key: string]: unknown;
             };
+            /** @description what made the final state from the setup, in order: {version, action} (POST it to /v1/games/{game}/apply) or {version, reshuffle} (a rollback dealt the hidden orders afresh: POST the state and reshuffle as seed to /v1/games/{game}/reshuffle; reshuffle is sha256("<seed>:rollback:<version>") in hex) */
+            steps: {
+                [key: string]: unknown;
+            }[];
             /** @description the match's version: 1 after creation, +1 per applied action */
             version: number;
         };
@@ -1472,6 +1824,8 @@ export interface components {
         /** @description Coup: LegalActionsResponse */
         CoupLegalActionsResponse: {
             actions: components["schemas"]["CoupAction"][];
+            /** @description with form=grouped only: the same legal actions grouped for pickers; expanding each group's choices but its illegal combinations gives exactly actions */
+            groups?: components["schemas"]["LegalActionGroup"][];
             to_move: string[];
         };
         CoupLoseInfluenceAction: {
@@ -1489,6 +1843,45 @@ export interface components {
             /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             player: string;
             rule: string;
+        };
+        /** @description A match of coup as the caller may see it. */
+        CoupMatchView: {
+            /** @description what the match waits for, as a sentence in the negotiated language */
+            awaiting: string;
+            /** @description awaiting as a message (code and params) */
+            awaiting_message: components["schemas"]["Message"];
+            commitment: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "coup";
+            id: string;
+            mode: string;
+            /** @description seats nobody has claimed yet (no token acts for them) */
+            open_seats: string[];
+            /** @description null until the game is over */
+            outcome: components["schemas"]["Outcome"] | null;
+            over: boolean;
+            /** @description the game's phase; "over" once the game has ended */
+            phase: string;
+            players: string[];
+            /** @description the id of this finished match's rematch, once started */
+            rematch: string | null;
+            /** @enum {string} */
+            role: "seat" | "public" | "host";
+            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, approved_by, rejected_by), or null */
+            rollback: {
+                [key: string]: unknown;
+            } | null;
+            score: components["schemas"]["CoupScore"];
+            seat: string | null;
+            /** @description the players who may act now, in seat order; empty while a rollback is pending and once the match is over (host-only actions such as Coup's close_window are not listed) */
+            to_move: string[];
+            /** @description the match's version: 1 after creation, +1 per applied action */
+            version: number;
+            /** @description the seat or public view, or (host token) the referee view */
+            view: components["schemas"]["CoupView"] | components["schemas"]["CoupRefereeView"];
         };
         CoupPassAction: {
             /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
@@ -1515,6 +1908,51 @@ export interface components {
             card: "duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess";
             places: string[];
         };
+        CoupRefereeView: {
+            coins: {
+                [key: string]: number;
+            };
+            court: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown")[];
+            disputes: components["schemas"]["CoupDispute"][];
+            /** @enum {string} */
+            game: "coup";
+            hands: {
+                [key: string]: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown")[];
+            };
+            knowledge: {
+                [key: string]: components["schemas"]["CoupRecord"][];
+            };
+            last_turn: components["schemas"]["CoupLastTurn"] | null;
+            loss: components["schemas"]["CoupLoss"] | null;
+            /** @enum {string} */
+            mode: "digital" | "table";
+            options: {
+                [key: string]: unknown;
+            };
+            piles: {
+                [key: string]: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown")[];
+            };
+            /** @description the players in seat/play order; each named once: names differ after case and compatibility (NFKC) folding (Ana, ANA and full-width ＡＮＡ clash) and do not look alike (Unicode TS #39 skeletons: ana and Cyrillic аna, ı and i, 1 and ١ clash) */
+            players: string[];
+            revealed: {
+                [key: string]: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown")[];
+            };
+            shuffles: number;
+            treasury: number;
+            turn: components["schemas"]["CoupTurn"];
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
+            winner: string | null;
+        };
+        /** @description Coup: ReshuffleRequest */
+        CoupReshuffleRequest: {
+            /** @description the reshuffle seed: a step's reshuffle in a match audit */
+            seed: number | string;
+            state: components["schemas"]["CoupState"];
+        };
+        /** @description Coup: ReshuffleResponse */
+        CoupReshuffleResponse: {
+            state: components["schemas"]["CoupState"];
+        };
         CoupReturnCardsAction: {
             cards: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown")[];
             /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
@@ -1524,6 +1962,59 @@ export interface components {
              * @enum {string}
              */
             type: "return_cards";
+        };
+        CoupScore: {
+            breakdown: components["schemas"]["CoupScoreBreakdown"];
+            /**
+             * @description what the score is kept for: an All Fours side, or each player
+             * @enum {string}
+             */
+            by: "side" | "player";
+            /** @description players still in, in seat order (Coup: with influence; Spy: not eliminated; All Fours, Gnoming: everyone) */
+            in: string[];
+            /** @description each unit (side or player) and its players (a player alone when kept per player) */
+            sides: {
+                [key: string]: string[];
+            };
+            /** @description the points that win (All Fours options.target), else null */
+            target: number | null;
+            /** @description the running score per unit: All Fours points toward the target; Gnoming the finished rounds' points (lowest wins); Coup influence left; Spy cards exposed */
+            totals: {
+                [key: string]: number;
+            };
+            /**
+             * @description target: first to the target; highest/lowest: the total at the end; last_in: the last player still in
+             * @enum {string}
+             */
+            wins_by: "target" | "highest" | "lowest" | "last_in";
+        };
+        CoupScoreBreakdown: {
+            coins: {
+                [key: string]: number;
+            };
+            influence: {
+                [key: string]: number;
+            };
+        };
+        CoupSeenTurn: {
+            action: {
+                [key: string]: unknown;
+            } | null;
+            block: {
+                [key: string]: unknown;
+            } | null;
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
+            challenger: string | null;
+            drawn?: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown")[];
+            drawn_count: number;
+            number: number;
+            passed: string[];
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
+            player: string;
+            /** @enum {string|null} */
+            shown?: "duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown" | null;
+            /** @enum {string} */
+            stage: "choose_card" | "declare" | "action_challenge" | "block" | "block_challenge" | "action_proof" | "block_proof" | "exchange" | "show_card" | "examine_decide" | "open_block" | "resolve" | "end" | "over";
         };
         CoupSetup: {
             deal?: components["schemas"]["CoupDeal"];
@@ -1661,6 +2152,63 @@ export interface components {
             /** @enum {string} */
             stage: "choose_card" | "declare" | "action_challenge" | "block" | "block_challenge" | "action_proof" | "block_proof" | "exchange" | "show_card" | "examine_decide" | "open_block" | "resolve" | "end" | "over";
         };
+        CoupView: {
+            /**
+             * @deprecated
+             * @description deprecated: read awaiting of the envelope
+             */
+            awaiting: string;
+            /**
+             * @deprecated
+             * @description deprecated: read awaiting_message of the envelope
+             */
+            awaiting_message: {
+                [key: string]: unknown;
+            };
+            coins: {
+                [key: string]: number;
+            };
+            court_size: number;
+            game: string;
+            hand_sizes: {
+                [key: string]: number;
+            };
+            /** @description the seat's own face-down cards only */
+            hands: {
+                [key: string]: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown")[];
+            };
+            known: components["schemas"]["CoupRecord"][];
+            last_turn: components["schemas"]["CoupLastTurn"] | null;
+            loss: components["schemas"]["CoupLoss"] | null;
+            mode: string;
+            options: {
+                [key: string]: unknown;
+            };
+            pile_sizes: {
+                [key: string]: number;
+            };
+            piles: {
+                [key: string]: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess" | "unknown")[];
+            };
+            players: string[];
+            revealed: {
+                [key: string]: ("duchess" | "assassin" | "captain" | "ambassador" | "inquisitor" | "countess")[];
+            };
+            /**
+             * @deprecated
+             * @description deprecated: read to_move of the envelope
+             */
+            to_move: string[];
+            treasury: number;
+            turn: components["schemas"]["CoupSeenTurn"];
+            /** @description the seat this view is for; null for the public view */
+            viewer: string | null;
+            /**
+             * @deprecated
+             * @description deprecated: read outcome of the envelope
+             */
+            winner: string | null;
+        };
         Game: {
             actions: string[];
             modes: string[];
@@ -1763,7 +2311,48 @@ export interface components {
         /** @description Gnoming A Round: LegalActionsResponse */
         GnomingLegalActionsResponse: {
             actions: components["schemas"]["GnomingAction"][];
+            /** @description with form=grouped only: the same legal actions grouped for pickers; expanding each group's choices but its illegal combinations gives exactly actions */
+            groups?: components["schemas"]["LegalActionGroup"][];
             to_move: string[];
+        };
+        /** @description A match of gnoming as the caller may see it. */
+        GnomingMatchView: {
+            /** @description what the match waits for, as a sentence in the negotiated language */
+            awaiting: string;
+            /** @description awaiting as a message (code and params) */
+            awaiting_message: components["schemas"]["Message"];
+            commitment: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "gnoming";
+            id: string;
+            mode: string;
+            /** @description seats nobody has claimed yet (no token acts for them) */
+            open_seats: string[];
+            /** @description null until the game is over */
+            outcome: components["schemas"]["Outcome"] | null;
+            over: boolean;
+            /** @description the game's phase; "over" once the game has ended */
+            phase: string;
+            players: string[];
+            /** @description the id of this finished match's rematch, once started */
+            rematch: string | null;
+            /** @enum {string} */
+            role: "seat" | "public" | "host";
+            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, approved_by, rejected_by), or null */
+            rollback: {
+                [key: string]: unknown;
+            } | null;
+            score: components["schemas"]["GnomingScore"];
+            seat: string | null;
+            /** @description the players who may act now, in seat order; empty while a rollback is pending and once the match is over (host-only actions such as Coup's close_window are not listed) */
+            to_move: string[];
+            /** @description the match's version: 1 after creation, +1 per applied action */
+            version: number;
+            /** @description the seat or public view, or (host token) the referee view */
+            view: components["schemas"]["GnomingView"] | components["schemas"]["GnomingRefereeView"];
         };
         GnomingMulligan: {
             column: number | null;
@@ -1782,6 +2371,51 @@ export interface components {
              */
             type: "place";
         };
+        GnomingRefereeView: {
+            discard_piles: ("3" | "4" | "5" | "6" | "7" | "8" | "-1" | "-2" | "-3" | "-4" | "M" | "H")[][];
+            draw_pile: ("3" | "4" | "5" | "6" | "7" | "8" | "-1" | "-2" | "-3" | "-4" | "M" | "H" | "unknown")[];
+            final_turns: string[];
+            flips_due: {
+                [key: string]: number;
+            };
+            /** @enum {string} */
+            game: "gnoming";
+            history: {
+                [key: string]: unknown;
+            }[];
+            layouts: {
+                [key: string]: {
+                    [key: string]: unknown;
+                }[][];
+            };
+            /** @enum {string} */
+            mode: "digital" | "table";
+            options: {
+                [key: string]: unknown;
+            };
+            phase: string;
+            players: string[];
+            removed: ("3" | "4" | "5" | "6" | "7" | "8" | "-1" | "-2" | "-3" | "-4" | "M" | "H")[];
+            reshuffles: number;
+            round: number;
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
+            starter: string;
+            turn: {
+                [key: string]: unknown;
+            };
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
+            went_out: string | null;
+        };
+        /** @description Gnoming A Round: ReshuffleRequest */
+        GnomingReshuffleRequest: {
+            /** @description the reshuffle seed: a step's reshuffle in a match audit */
+            seed: number | string;
+            state: components["schemas"]["GnomingState"];
+        };
+        /** @description Gnoming A Round: ReshuffleResponse */
+        GnomingReshuffleResponse: {
+            state: components["schemas"]["GnomingState"];
+        };
         GnomingRoundSheet: {
             /** @description {player: 3×3 rows of cards} */
             layouts: {
@@ -1789,6 +2423,41 @@ export interface components {
             };
             /** @description who went out first (GN-P7); without it no ±5 */
             went_out?: string | null;
+        };
+        GnomingScore: {
+            breakdown: components["schemas"]["GnomingScoreBreakdown"];
+            /**
+             * @description what the score is kept for: an All Fours side, or each player
+             * @enum {string}
+             */
+            by: "side" | "player";
+            /** @description players still in, in seat order (Coup: with influence; Spy: not eliminated; All Fours, Gnoming: everyone) */
+            in: string[];
+            /** @description each unit (side or player) and its players (a player alone when kept per player) */
+            sides: {
+                [key: string]: string[];
+            };
+            /** @description the points that win (All Fours options.target), else null */
+            target: number | null;
+            /** @description the running score per unit: All Fours points toward the target; Gnoming the finished rounds' points (lowest wins); Coup influence left; Spy cards exposed */
+            totals: {
+                [key: string]: number;
+            };
+            /**
+             * @description target: first to the target; highest/lowest: the total at the end; last_in: the last player still in
+             * @enum {string}
+             */
+            wins_by: "target" | "highest" | "lowest" | "last_in";
+        };
+        GnomingScoreBreakdown: {
+            round: number;
+            round_points: {
+                [key: string]: number;
+            } | null;
+            round_scores: {
+                [key: string]: number;
+            }[];
+            rounds: number;
         };
         GnomingScoreGameRequest: {
             options?: {
@@ -1907,6 +2576,44 @@ export interface components {
             /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             went_out: string | null;
         };
+        GnomingView: {
+            discard_counts: number[];
+            discard_tops: ("3" | "4" | "5" | "6" | "7" | "8" | "-1" | "-2" | "-3" | "-4" | "M" | "H" | null)[];
+            draw_pile_count: number;
+            final_turns: string[];
+            flips_due: {
+                [key: string]: number;
+            };
+            /** @enum {string} */
+            game: "gnoming";
+            history: {
+                [key: string]: unknown;
+            }[];
+            layouts: {
+                [key: string]: {
+                    [key: string]: unknown;
+                }[][];
+            };
+            /** @enum {string} */
+            mode: "digital" | "table";
+            options: {
+                [key: string]: unknown;
+            };
+            phase: string;
+            players: string[];
+            removed: ("3" | "4" | "5" | "6" | "7" | "8" | "-1" | "-2" | "-3" | "-4" | "M" | "H")[];
+            reshuffles: number;
+            round: number;
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
+            starter: string;
+            turn: {
+                [key: string]: unknown;
+            };
+            /** @description the seat this view is for; null for the public view */
+            viewer: string | null;
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
+            went_out: string | null;
+        };
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -1938,19 +2645,40 @@ export interface components {
             /** @description seconds from this answer to expires_at (as of the first answer, when it is replayed) */
             expires_in: number;
         };
+        LegalActionGroup: {
+            /** @description field -> its legal values (e.g. card: [...], target: [...]); empty for an action without fields */
+            choices: {
+                [key: string]: unknown[];
+            };
+            /** @description the combinations of choices ({field: value, ...}) that are not legal; never more than the legal actions the group stands for */
+            illegal: {
+                [key: string]: unknown;
+            }[];
+            player: string | null;
+            type: string;
+        };
         MatchActed: {
+            /** @description what the match waits for, as a sentence in the negotiated language */
+            awaiting: string;
+            /** @description awaiting as a message (code and params) */
+            awaiting_message: components["schemas"]["Message"];
             /** @description this action's events the caller may see, each with seq and version */
             events: {
                 [key: string]: unknown;
             }[];
             id: string;
+            /** @description null until the game is over */
+            outcome: components["schemas"]["Outcome"] | null;
             over: boolean;
+            /** @description the game's phase; "over" once the game has ended */
+            phase: string;
+            score: components["schemas"]["AllFoursScore"] | components["schemas"]["GnomingScore"] | components["schemas"]["CoupScore"] | components["schemas"]["SpyScore"];
+            /** @description the players who may act now, in seat order; empty while a rollback is pending and once the match is over (host-only actions such as Coup's close_window are not listed) */
             to_move: string[];
             /** @description the match's version: 1 after creation, +1 per applied action */
             version: number;
-            view: {
-                [key: string]: unknown;
-            };
+            /** @description the game's own view for this reader: a seat's, the public's or (host token) the referee's */
+            view: components["schemas"]["AllFoursView"] | components["schemas"]["AllFoursRefereeView"] | components["schemas"]["GnomingView"] | components["schemas"]["GnomingRefereeView"] | components["schemas"]["CoupView"] | components["schemas"]["CoupRefereeView"] | components["schemas"]["SpyView"] | components["schemas"]["SpyRefereeView"];
         };
         MatchAction: {
             /** @description an action of the game: one of the match's game's actions (`type`, `player` = the token's seat, the action's fields) */
@@ -2018,36 +2746,23 @@ export interface components {
             version: number;
         };
         MatchLegalActions: {
+            /** @description every legal action now, one entry each (in both forms) */
             actions: {
                 [key: string]: unknown;
             }[];
+            /** @description with form=grouped only: the same legal actions grouped for pickers; expanding each group's choices but its illegal combinations gives exactly actions */
+            groups?: components["schemas"]["LegalActionGroup"][];
             to_move: string[];
             /** @description the match's version: 1 after creation, +1 per applied action */
             version: number;
         };
-        MatchView: {
-            commitment: string;
-            game: string;
-            id: string;
-            mode: string;
-            /** @description seats nobody has claimed yet (no token acts for them) */
-            open_seats: string[];
-            over: boolean;
-            players: string[];
-            /** @description the id of this finished match's rematch, once started */
-            rematch: string | null;
-            /** @enum {string} */
-            role: "seat" | "public" | "host";
-            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, approved_by, rejected_by), or null */
-            rollback: {
-                [key: string]: unknown;
-            } | null;
-            seat: string | null;
-            to_move: string[];
-            /** @description the match's version: 1 after creation, +1 per applied action */
-            version: number;
-            /** @description the game's view for this reader (see the game's views module); a public log (Spy) holds its last 100 entries, log_from the index of the first shown when earlier ones are left out */
-            view: {
+        /** @description A match as the caller may see it (a seat token: that seat's view; the host token: the referee view; no token: the public view). One variant per game, told apart by `game`: the envelope (phase, to_move, awaiting, score, outcome, over) is the same in every game, `view` and `score.breakdown` are the game's own. */
+        MatchView: components["schemas"]["AllFoursMatchView"] | components["schemas"]["GnomingMatchView"] | components["schemas"]["CoupMatchView"] | components["schemas"]["SpyMatchView"];
+        Message: {
+            /** @description stable machine code, e.g. allfours.now.play (the same in every language) */
+            code: string;
+            /** @description the sentence's parameters */
+            params: {
                 [key: string]: unknown;
             };
         };
@@ -2074,6 +2789,13 @@ export interface components {
             /** @description the rule in full */
             text: string;
             title: string;
+        };
+        Outcome: {
+            reason: components["schemas"]["Reason"];
+            /** @description the winning units of score.sides */
+            sides: string[];
+            /** @description the winning players (an All Fours side's partners; Gnoming players sharing a win) */
+            winners: string[];
         };
         Problem: {
             /** @description too-many-streams: the cap reached, streams-per-token or streams-per-address */
@@ -2108,6 +2830,16 @@ export interface components {
             message: string;
             /** @description rule ID, when a rule decides it */
             rule?: string;
+        };
+        Reason: {
+            /** @description stable machine code, e.g. allfours.now.play (the same in every language) */
+            code: string;
+            /** @description the sentence, in the negotiated language (Accept-Language) */
+            message: string;
+            /** @description the sentence's parameters */
+            params: {
+                [key: string]: unknown;
+            };
         };
         Recovery: {
             /** @description the match's recovery code */
@@ -2153,23 +2885,32 @@ export interface components {
             to_version: number;
         };
         RollbackResult: {
+            /** @description what the match waits for, as a sentence in the negotiated language */
+            awaiting: string;
+            /** @description awaiting as a message (code and params) */
+            awaiting_message: components["schemas"]["Message"];
             events: {
                 [key: string]: unknown;
             }[];
             id: string;
+            /** @description null until the game is over */
+            outcome: components["schemas"]["Outcome"] | null;
             over: boolean;
+            /** @description the game's phase; "over" once the game has ended */
+            phase: string;
             /** @description the proposal still pending, or null */
             rollback: {
                 [key: string]: unknown;
             } | null;
+            score: components["schemas"]["AllFoursScore"] | components["schemas"]["GnomingScore"] | components["schemas"]["CoupScore"] | components["schemas"]["SpyScore"];
             /** @enum {string} */
             status: "pending" | "applied" | "rejected" | "withdrawn";
+            /** @description the players who may act now, in seat order; empty while a rollback is pending and once the match is over (host-only actions such as Coup's close_window are not listed) */
             to_move: string[];
             /** @description the match's version: 1 after creation, +1 per applied action */
             version: number;
-            view: {
-                [key: string]: unknown;
-            };
+            /** @description the game's own view for this reader: a seat's, the public's or (host token) the referee's */
+            view: components["schemas"]["AllFoursView"] | components["schemas"]["AllFoursRefereeView"] | components["schemas"]["GnomingView"] | components["schemas"]["GnomingRefereeView"] | components["schemas"]["CoupView"] | components["schemas"]["CoupRefereeView"] | components["schemas"]["SpyView"] | components["schemas"]["SpyRefereeView"];
         };
         RollbackVote: {
             /** @description true approves, false rejects */
@@ -2282,7 +3023,48 @@ export interface components {
         /** @description Spy: LegalActionsResponse */
         SpyLegalActionsResponse: {
             actions: components["schemas"]["SpyAction"][];
+            /** @description with form=grouped only: the same legal actions grouped for pickers; expanding each group's choices but its illegal combinations gives exactly actions */
+            groups?: components["schemas"]["LegalActionGroup"][];
             to_move: string[];
+        };
+        /** @description A match of spy as the caller may see it. */
+        SpyMatchView: {
+            /** @description what the match waits for, as a sentence in the negotiated language */
+            awaiting: string;
+            /** @description awaiting as a message (code and params) */
+            awaiting_message: components["schemas"]["Message"];
+            commitment: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "spy";
+            id: string;
+            mode: string;
+            /** @description seats nobody has claimed yet (no token acts for them) */
+            open_seats: string[];
+            /** @description null until the game is over */
+            outcome: components["schemas"]["Outcome"] | null;
+            over: boolean;
+            /** @description the game's phase; "over" once the game has ended */
+            phase: string;
+            players: string[];
+            /** @description the id of this finished match's rematch, once started */
+            rematch: string | null;
+            /** @enum {string} */
+            role: "seat" | "public" | "host";
+            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, approved_by, rejected_by), or null */
+            rollback: {
+                [key: string]: unknown;
+            } | null;
+            score: components["schemas"]["SpyScore"];
+            seat: string | null;
+            /** @description the players who may act now, in seat order; empty while a rollback is pending and once the match is over (host-only actions such as Coup's close_window are not listed) */
+            to_move: string[];
+            /** @description the match's version: 1 after creation, +1 per applied action */
+            version: number;
+            /** @description the seat or public view, or (host token) the referee view */
+            view: components["schemas"]["SpyView"] | components["schemas"]["SpyRefereeView"];
         };
         SpyMoveAction: {
             /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
@@ -2300,6 +3082,72 @@ export interface components {
             /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             defender: string;
             position: number;
+        };
+        SpyRefereeView: {
+            bases: {
+                [key: string]: components["schemas"]["SpyBase"];
+            };
+            colours: {
+                [key: string]: string;
+            };
+            eliminated: string[];
+            /** @enum {string} */
+            game: "spy";
+            /** @description every public event so far */
+            log: {
+                [key: string]: unknown;
+            }[];
+            /** @enum {string} */
+            mode: "digital" | "table";
+            options: {
+                [key: string]: unknown;
+            };
+            players: string[];
+            rules_version: string;
+            turn: components["schemas"]["SpyTurn"] | null;
+            /** @description a player's name: 1-64 printable characters (no control, format or bidi characters, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
+            winner: string | null;
+        };
+        /** @description Spy: ReshuffleRequest */
+        SpyReshuffleRequest: {
+            /** @description the reshuffle seed: a step's reshuffle in a match audit */
+            seed: number | string;
+            state: components["schemas"]["SpyState"];
+        };
+        /** @description Spy: ReshuffleResponse */
+        SpyReshuffleResponse: {
+            state: components["schemas"]["SpyState"];
+        };
+        SpyScore: {
+            breakdown: components["schemas"]["SpyScoreBreakdown"];
+            /**
+             * @description what the score is kept for: an All Fours side, or each player
+             * @enum {string}
+             */
+            by: "side" | "player";
+            /** @description players still in, in seat order (Coup: with influence; Spy: not eliminated; All Fours, Gnoming: everyone) */
+            in: string[];
+            /** @description each unit (side or player) and its players (a player alone when kept per player) */
+            sides: {
+                [key: string]: string[];
+            };
+            /** @description the points that win (All Fours options.target), else null */
+            target: number | null;
+            /** @description the running score per unit: All Fours points toward the target; Gnoming the finished rounds' points (lowest wins); Coup influence left; Spy cards exposed */
+            totals: {
+                [key: string]: number;
+            };
+            /**
+             * @description target: first to the target; highest/lowest: the total at the end; last_in: the last player still in
+             * @enum {string}
+             */
+            wins_by: "target" | "highest" | "lowest" | "last_in";
+        };
+        SpyScoreBreakdown: {
+            eliminated: string[];
+            exposed: {
+                [key: string]: number;
+            };
         };
         SpySetup: {
             bases?: {
@@ -2401,6 +3249,51 @@ export interface components {
              * @enum {string}
              */
             type: "turn_round";
+        };
+        SpyView: {
+            bases: {
+                [key: string]: components["schemas"]["SpyViewBase"];
+            };
+            colours: {
+                [key: string]: string;
+            };
+            eliminated: string[];
+            /** @enum {string} */
+            game: "spy";
+            /** @description every public event so far */
+            log: {
+                [key: string]: unknown;
+            }[];
+            /** @enum {string} */
+            mode: "digital" | "table";
+            options: {
+                [key: string]: unknown;
+            };
+            players: string[];
+            rules_version: string;
+            turn: components["schemas"]["SpyTurn"] | null;
+            /** @description the seat this view is for; null for the public view */
+            viewer: string | null;
+            /**
+             * @deprecated
+             * @description deprecated: read outcome of the envelope
+             */
+            winner: string | null;
+        };
+        SpyViewBase: {
+            /** @description per position, the cards public facts still allow */
+            candidates: string[][];
+            cards: string[];
+            /** @description per position, the number declared moving off it while hidden (SPY-C3) */
+            declared: (number | null)[];
+            /** @description positions, in exposure order (SPY-R3) */
+            exposed: number[];
+            /** @description left or right */
+            facing: string;
+            /** @description positions of lit bombs (SPY-R4) */
+            lit: number[];
+            spy_gap: number;
+            target: string | null;
         };
         StreamTicket: {
             /** @description seconds the ticket may be used to open a stream */
@@ -2624,7 +3517,10 @@ export interface operations {
     };
     postGamesAllFoursLegalActions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description flat (default): actions, one per legal action; grouped: groups, one per action type with each field's choices (for pickers) */
+                form?: "flat" | "grouped";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2648,7 +3544,46 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description invalid-input (wrong types, naming each field) or impossible-state (a snapshot no legal game reaches, naming the field and rule) */
+            /** @description invalid-input (wrong types, naming each field) or impossible-state (a snapshot no legal game reaches, naming the field and rule); a form other than flat or grouped, naming query.form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postGamesAllFoursReshuffle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AllFoursReshuffleRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AllFoursReshuffleResponse"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input naming seed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2819,7 +3754,10 @@ export interface operations {
     };
     postGamesCoupLegalActions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description flat (default): actions, one per legal action; grouped: groups, one per action type with each field's choices (for pickers) */
+                form?: "flat" | "grouped";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2843,7 +3781,46 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description invalid-input (wrong types, naming each field) or impossible-state (a snapshot no legal game reaches, naming the field and rule) */
+            /** @description invalid-input (wrong types, naming each field) or impossible-state (a snapshot no legal game reaches, naming the field and rule); a form other than flat or grouped, naming query.form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postGamesCoupReshuffle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CoupReshuffleRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoupReshuffleResponse"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input naming seed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2975,7 +3952,10 @@ export interface operations {
     };
     postGamesGnomingLegalActions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description flat (default): actions, one per legal action; grouped: groups, one per action type with each field's choices (for pickers) */
+                form?: "flat" | "grouped";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2999,7 +3979,46 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description invalid-input (wrong types, naming each field) or impossible-state (a snapshot no legal game reaches, naming the field and rule) */
+            /** @description invalid-input (wrong types, naming each field) or impossible-state (a snapshot no legal game reaches, naming the field and rule); a form other than flat or grouped, naming query.form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postGamesGnomingReshuffle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GnomingReshuffleRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GnomingReshuffleResponse"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input naming seed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3209,7 +4228,10 @@ export interface operations {
     };
     postGamesSpyLegalActions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description flat (default): actions, one per legal action; grouped: groups, one per action type with each field's choices (for pickers) */
+                form?: "flat" | "grouped";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3233,7 +4255,46 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description invalid-input (wrong types, naming each field) or impossible-state (a snapshot no legal game reaches, naming the field and rule) */
+            /** @description invalid-input (wrong types, naming each field) or impossible-state (a snapshot no legal game reaches, naming the field and rule); a form other than flat or grouped, naming query.form */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postGamesSpyReshuffle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpyReshuffleRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpyReshuffleResponse"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input naming seed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4026,7 +5087,10 @@ export interface operations {
     };
     getMatchesByMatchIdLegalActions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description flat (default): actions, one per legal action; grouped: groups, one per action type with each field's choices (for pickers) */
+                form?: "flat" | "grouped";
+            };
             header?: never;
             path: {
                 match_id: string;
@@ -4064,7 +5128,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            422: components["responses"]["InvalidInput"];
+            /** @description problem+json */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             /** @description problem+json store-unavailable: the match store does not answer or refuses writes (nothing was written), or match-limit-reached: a new match would pass REFEREE_MAX_LIVE_MATCHES; retry after Retry-After seconds */
@@ -4704,7 +5776,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream: `event: event` (id: seq, data: the event), `event: view` (data: version, to_move, over, rollback, view), `: heartbeat` comments, and last `event: end` (data: version, reason over|gone|revoked|reconnect; revoked: the token that opened it was re-issued) */
+            /** @description text/event-stream: `event: event` (id: seq, data: the event), `event: view` (data: version, rollback and the match view's envelope: phase, to_move, awaiting, awaiting_message, score, outcome, over, view), `: heartbeat` comments, and last `event: end` (data: version, reason over|gone|revoked|reconnect; revoked: the token that opened it was re-issued) */
             200: {
                 headers: {
                     [name: string]: unknown;

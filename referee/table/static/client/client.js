@@ -198,12 +198,14 @@ export class RefereeClient {
   }
 
   /**
-   * {version, events}: the events with seq > `after` the reader may see (by token, stream
-   * ticket or neither); with `wait` (seconds, 1-25) and none yet the server waits for one.
+   * {version, events, next}: a page of the events with seq > `after` the reader may see (by
+   * token, stream ticket or neither): at most `limit` (1-200, default 100) and under 64 KB;
+   * `next` is the `after` of the next page, null at the end of the log. With `wait` (seconds,
+   * 1-25) and none yet the server waits for one.
    */
-  events(matchId, { token = null, ticket, after = 0, wait = 0, signal } = {}) {
+  events(matchId, { token = null, ticket, after = 0, wait = 0, limit, signal } = {}) {
     return this.call("GET", path("/v1/matches/", matchId, "/events"), {
-      token, signal, query: { after, wait: wait || undefined, ticket },
+      token, signal, query: { after, wait: wait || undefined, limit, ticket },
       timeout: this.transport.timeout + wait * 1000,
     });
   }

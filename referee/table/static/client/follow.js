@@ -121,17 +121,22 @@ async function* streamed(client, matchId, token, after, idleTimeout, signal) {
 
 /**
  * The same messages from long-polls: the events after `seen.last` (waiting up to 25 s for
- * some); when the version moved, the match as the token reads it, then the events logged up
- * to it, then that match as a `view` (its data is the whole match read: the stream's view
+ * some, then every further page the answer's `next` points to); when the version moved, the
+ * match as the token reads it, then the events logged up to it, then that match as a `view` (its data is the whole match read: the stream's view
  * fields and more), then `end` once it is over.
  */
 async function* polled(client, matchId, token, seen, signal) {
   let version = null;
   let last = seen.last;
-  const events = async (wait) => {
-    const got = await client.events(matchId, { token, after: last, wait, signal });
-    for (const event of got.events) last = Math.max(last, event.seq);
-    return got;
+  const events = async (wait) => { // every page up to the last event logged (next: null)
+    const all = [];
+    let got = await client.events(matchId, { token, after: last, wait, signal });
+    for (;;) {
+      all.push(...got.events);
+      for (const event of got.events) last = Math.max(last, event.seq);
+      if (got.next === null || got.next === undefined) return { ...got, events: all };
+      got = await client.events(matchId, { token, after: last, signal });
+    }
   };
   try {
     for (;;) {
