@@ -109,7 +109,10 @@ def test_gn_w1_the_final_view_has_the_scores_the_winners_and_nobody_s_turn(clien
     match = table.create(client, game="gnoming", players=["ana", "ben", "cy"], seed=11,
                          options={"rounds": 1})
     match.play_out(random.Random(3))
-    events = match.get("host", "/events").get_json()["events"]
+    events, page = [], {"next": 0}
+    while page["next"] is not None:  # GET …/events answers a page at a time (issue 21 item 4)
+        page = match.get("host", f"/events?after={page['next']}").get_json()
+        events += page["events"]
     scored = next(e for e in events if e["type"] == "round_ended")["scores"]
     over = next(e for e in events if e["type"] == "game_over")
     for reader in ("ana", "host", None):

@@ -106,8 +106,8 @@ def test_af_b1_a_long_poll_on_one_pod_answers_a_move_made_on_the_other(pods):
     time.sleep(1.0)  # the poll is waiting (if not, it answers at once: same result)
     a.act(match["id"], match["seats"]["ben"], {"type": "stand", "player": "ben"})
     poll.join(timeout=25)
-    assert answers == [{"version": 2, "events": [
-        {"type": "stand", "player": "ben", "seq": 3, "version": 2}]}]
+    assert answers == [{"version": 2, "events": [  # one page: next is None (issue 21 item 4)
+        {"type": "stand", "player": "ben", "seq": 3, "version": 2}], "next": None}]
 
 
 def test_a_rollback_approved_on_both_pods_reaches_the_streams_then_a_rematch(pods):
