@@ -137,7 +137,11 @@ def _replay(svc: MatchService, match_id: str, key: str, request: str) -> Answer 
             svc.store.load(match_id)
         except MatchNotFound:
             return None
-        raise _expired(match_id, svc.replay_seconds)
+        # A racing request with the same key may have created the match (and its kept
+        # answer, in the same atomic write) between the two reads above: read it again.
+        sealed = svc.store.kept(match_id)
+        if sealed is None:
+            raise _expired(match_id, svc.replay_seconds)
     kept = unseal(f"create\n{key}", sealed)
     if kept is None or kept["request"] != request:
         raise IdempotencyKeyReused("This Idempotency-Key created a match from another body; "

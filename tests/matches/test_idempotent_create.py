@@ -146,3 +146,23 @@ def store_for(request):
     url = request.getfixturevalue("redis_url_of")(request.param.removeprefix("redis-"))
     with request.getfixturevalue("redis_key_prefix")(url) as prefix:
         yield RedisStore(url, prefix=prefix)
+
+
+def test_a_retry_that_reads_between_the_racer_s_match_and_its_kept_answer_is_replayed():
+    """The race CI's Sentinel run caught ([422, 201, 201, 201]): a retry read no kept answer,
+    then the racing first request created the match and its kept answer in one atomic write,
+    then the retry found the match and called the key expired.  Now it reads the kept answer
+    again once the match exists (and only a match without one is past the window)."""
+    from types import SimpleNamespace
+
+    from referee.matches import creation
+
+    key = "k" * 40
+    sealed = seal(f"create\n{key}", {"request": "fp", "body": {"id": "m1"}})
+    reads = iter([None, sealed])
+    store = SimpleNamespace(kept=lambda _id: next(reads), load=lambda _id: {"version": 1})
+    svc = SimpleNamespace(store=store, replay_seconds=600)
+    assert creation._replay(svc, "m1", key, "fp") == (201, {"id": "m1"}, True)
+    gone = SimpleNamespace(kept=lambda _id: None, load=lambda _id: {"version": 1})
+    with pytest.raises(creation.IdempotencyKeyReused):  # a match whose answer expired
+        creation._replay(SimpleNamespace(store=gone, replay_seconds=600), "m1", key, "fp")
