@@ -41,11 +41,21 @@ def wait_until(check, what: str, seconds: float = 20.0) -> None:
         time.sleep(0.02)
 
 
+def whole_log(referee, match_id: str, token: str | None = None) -> list[dict]:
+    """Every event the token may see, page after page (``next`` until ``None``)."""
+    log, after = [], 0
+    while after is not None:
+        page = referee.events(match_id, token, after=after)
+        log += page["events"]
+        after = page["next"]
+    return log
+
+
 def assert_followed_whole(referee, match, token, messages, last_version) -> None:
     """Each event once, in order, exactly the reader's log; each view's version once, rising;
     the end last."""
     events = [m for m in messages if m["event"] == "event"]
-    log = referee.events(match["id"], token)["events"]
+    log = whole_log(referee, match["id"], token)
     assert [m["id"] for m in events] == [e["seq"] for e in log]
     assert [m["data"] for m in events] == log
     versions = [m["data"]["version"] for m in messages if m["event"] == "view"]
