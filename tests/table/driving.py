@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 ACTION_BUTTONS = ".actions-panel button:enabled"
 
 
@@ -52,7 +54,12 @@ def tap_first_moves(pages, moves: int | None = None, deadline: float = 240) -> i
             buttons = page.locator(ACTION_BUTTONS)
             if buttons.count():
                 before = version(page)
-                buttons.first.click()
+                try:
+                    buttons.first.click(timeout=5000)
+                except PlaywrightTimeout:
+                    # the page drew itself anew (a stream status, a read) as the tap came,
+                    # and the button tapped left the page: look again, as a person would
+                    continue
                 wait_version(pages, before + 1)
                 made += 1
                 break

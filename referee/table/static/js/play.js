@@ -20,14 +20,24 @@ export function createPlay({id, token, game, onChange, announce}) {
   // lang: the language of every server sentence held (awaiting, verdict, notice); an answer
   // asked for in another language (before a switch) is dropped when it arrives.
   let legalAt = null, stream = null, lang = language();
+  let legalRetry = null, legalWait = 1000, stopped = false;
 
   async function loadLegal() {
     const at = s.match && s.match.version;
     if (legalAt === at) return;
     legalAt = at;
+    clearTimeout(legalRetry);
     try {
       s.legal = isOver(s.match) ? [] : (await api.legalActions(id, token)).actions;
-    } catch (problem) { s.legal = []; legalAt = null; }
+      legalWait = 1000;
+    } catch (problem) {
+      // a refused or lost read (429, 503, offline) must not leave the reader without its
+      // moves until the match next changes (on its own turn it never would): read them
+      // again, waiting twice as long each time, at most 8 s
+      s.legal = []; legalAt = null;
+      legalRetry = setTimeout(() => { if (!stopped) loadLegal().then(onChange); }, legalWait);
+      legalWait = Math.min(legalWait * 2, 8000);
+    }
   }
 
   function merge(answer) {
@@ -66,14 +76,14 @@ export function createPlay({id, token, game, onChange, announce}) {
     await s.refresh();
     follow();
   };
-  s.stop = () => stream && stream.close();
+  s.stop = () => { stopped = true; clearTimeout(legalRetry); if (stream) stream.close(); };
 
   /** The page's language changed: every server sentence held is in the old one, so drop the
    *  notice and verdict, read the match again and follow the stream anew in the new one. */
   s.relang = async () => {
     if (lang === language()) return;
     lang = language();
-    s.stop();
+    if (stream) stream.close();  // not s.stop(): the play goes on in the new language
     s.notice = null; s.verdict = null; legalAt = null;
     onChange();
     await s.refresh().catch(() => {});
