@@ -30,7 +30,7 @@ from referee.games.common.verdicts import LISTED
 from referee.api.problem_bounds import bound_problem
 from referee.i18n.answers import localize_problem, violation_answer
 from referee.matches.loading import flatten_messages  # noqa: F401  (re-exported: one copy)
-from referee.refusals import Refusal
+from referee.refusals import Refusal, fields_detail
 from referee.schemas.common import ViolationSchema
 
 log = logging.getLogger("referee.api")
@@ -271,9 +271,9 @@ def handle_http_exception(error: HTTPException):
         if any("Invalid JSON body" in e["message"] for e in flat):
             return problem_response("malformed-json", "The request body is not valid JSON.",
                                     errors=[{"field": "body", "message": "Invalid JSON body."}])
-        detail = "; ".join(f"{e['field']}: {e['message']}" for e in flat[:3])
-        return problem_response(slug if code != 400 else "invalid-input", detail or
-                                error.description, errors=flat, headers=headers)
+        return problem_response(slug if code != 400 else "invalid-input",
+                                fields_detail(flat) or error.description, errors=flat,
+                                headers=headers)
     detail = data.get("message") or error.description or error.name
     if code == 413:
         detail = f"The request body is larger than the limit of {_limit()} bytes."
