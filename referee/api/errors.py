@@ -264,7 +264,7 @@ def handle_http_exception(error: HTTPException):
                                                              "files", "view_args"}:
             flat = []
             for location, msgs in messages.items():
-                flat += flatten_messages(msgs, "" if location == "json" else location,
+                flat += flatten_messages(msgs, _PREFIXES.get(location, location),
                                          _sent(location))
         else:
             flat = flatten_messages(messages, "", _sent("json"))
@@ -282,6 +282,12 @@ def handle_http_exception(error: HTTPException):
         if key.lower() == "allow":  # 405: the methods the resource has (RFC 9110 15.5.6)
             headers["Allow"] = value
     return problem_response(slug, detail, headers=headers)
+
+
+_PREFIXES = {"json": "", "headers": ""}
+"""webargs locations whose fields are named bare: the body's members (``seed``) and the headers
+(``Last-Event-ID``, as every refusal of a header names it: ``Idempotency-Key``,
+``If-Match``); the others under their location (``query.after``)."""
 
 
 def _sent(location: str) -> Any:
