@@ -114,13 +114,19 @@ class Gunicorn:
 
     def stop(self) -> None:
         """Stop gunicorn (SIGTERM to the master, which stops its workers)."""
-        self.proc.terminate()
-        try:
-            self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop_process(self.proc, 15)
         self.log.close()
+
+
+def stop_process(proc: subprocess.Popen, seconds: float) -> None:
+    """SIGTERM ``proc``, wait up to ``seconds`` for it to end, else SIGKILL it; reaped
+    either way."""
+    proc.terminate()
+    try:
+        proc.wait(seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def process_cpu(pid: int) -> float:

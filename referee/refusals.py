@@ -23,11 +23,24 @@ class Refusal(Exception):
         self.extra = extra
 
 
+def fields_detail(errors: list[dict]) -> str:
+    """A detail naming the first three of ``errors`` (``[{"field", "message"}]``): "field:
+    message; field: message; field: message" (translated part by part at the edge,
+    :func:`referee.i18n.catalogs.translate`)."""
+    return "; ".join(f"{e['field']}: {e['message']}" for e in errors[:3])
+
+
 class InvalidInput(Refusal):
     """Input of the wrong shape or type (422 ``invalid-input``), naming each field."""
 
     def __init__(self, detail: str, *, errors: Iterable[dict] | None = None):
         super().__init__("invalid-input", detail, errors=errors)
+
+    @classmethod
+    def naming(cls, errors: list[dict]) -> "InvalidInput":
+        """``invalid-input`` naming each of ``errors``, the first three in its detail
+        (:func:`fields_detail`)."""
+        return cls(fields_detail(errors), errors=errors)
 
 
 class UnknownGame(Refusal):

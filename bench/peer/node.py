@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 from bench.peer.tables import Run
-from bench.servers import ensure_program, free_port, process_cpu
+from bench.servers import ensure_program, free_port, process_cpu, stop_process
 
 PEER = Path(__file__).resolve().parent
 LOCK = PEER / "package-lock.json"
@@ -76,10 +76,5 @@ class PeerServer:
                    latencies=[ms / 1000 for ms in answer["latencies_ms"]])
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop_process(self.proc, 10)
         self.log.close()

@@ -125,16 +125,40 @@ def repeated_key(raw: bytes) -> str | None:
         data = json.loads(raw, object_pairs_hook=_pairs_hook, parse_constant=float)
     except ValueError:
         return None
-    stack = [(data, "")]
-    while stack:
-        item, path = stack.pop(0)
+    for item, path in _shallowest_first(data):
         if isinstance(item, _Repeated):
             return f"{path}.{item.key}" if path else item.key
-        if isinstance(item, dict):
-            stack += [(v, f"{path}.{k}" if path else k) for k, v in item.items()]
-        elif isinstance(item, list):
-            stack += [(v, f"{path}[{i}]") for i, v in enumerate(item)]
     return None
+
+
+class _Long:
+    """An integer of the body with too many digits to convert (:func:`long_number`)."""
+
+
+def long_number(raw: bytes, digits: int) -> str | None:
+    """Path of the first integer of ``raw`` (valid JSON) with more than ``digits`` digits
+    (``seed``; ``""`` for the body itself), or ``None``: ``raw`` parsed again with no
+    number converted (a long one is marked, the others are 0)."""
+    long = _Long()
+    try:
+        data = json.loads(raw, parse_int=lambda text: long if len(text.lstrip("-")) > digits
+                          else 0, parse_float=lambda text: 0.0, parse_constant=float)
+    except ValueError:
+        return None
+    return next((path for item, path in _shallowest_first(data) if item is long), None)
+
+
+def _shallowest_first(data):
+    """``(value, path)`` of ``data`` and of every value inside it, the shallowest first
+    (``""``, ``action``, ``action.player``, ``cards[0]``…)."""
+    queue = [(data, "")]
+    while queue:
+        item, path = queue.pop(0)
+        yield item, path
+        if isinstance(item, dict):
+            queue += [(v, f"{path}.{k}" if path else k) for k, v in item.items()]
+        elif isinstance(item, list):
+            queue += [(v, f"{path}[{i}]") for i, v in enumerate(item)]
 
 
 def oversized(value, path: str = "") -> tuple[str | None, bool]:

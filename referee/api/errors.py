@@ -30,7 +30,7 @@ from referee.games.common.verdicts import LISTED
 from referee.api.problem_bounds import bound_problem
 from referee.i18n.answers import localize_problem, violation_answer
 from referee.matches.loading import flatten_messages  # noqa: F401  (re-exported: one copy)
-from referee.refusals import Refusal
+from referee.refusals import Refusal, fields_detail
 from referee.schemas.common import ViolationSchema
 
 log = logging.getLogger("referee.api")
@@ -264,16 +264,16 @@ def handle_http_exception(error: HTTPException):
                                                              "files", "view_args"}:
             flat = []
             for location, msgs in messages.items():
-                flat += flatten_messages(msgs, "" if location == "json" else location,
+                flat += flatten_messages(msgs, _PREFIXES.get(location, location),
                                          _sent(location))
         else:
             flat = flatten_messages(messages, "", _sent("json"))
         if any("Invalid JSON body" in e["message"] for e in flat):
             return problem_response("malformed-json", "The request body is not valid JSON.",
                                     errors=[{"field": "body", "message": "Invalid JSON body."}])
-        detail = "; ".join(f"{e['field']}: {e['message']}" for e in flat[:3])
-        return problem_response(slug if code != 400 else "invalid-input", detail or
-                                error.description, errors=flat, headers=headers)
+        return problem_response(slug if code != 400 else "invalid-input",
+                                fields_detail(flat) or error.description, errors=flat,
+                                headers=headers)
     detail = data.get("message") or error.description or error.name
     if code == 413:
         detail = f"The request body is larger than the limit of {_limit()} bytes."
@@ -282,6 +282,12 @@ def handle_http_exception(error: HTTPException):
         if key.lower() == "allow":  # 405: the methods the resource has (RFC 9110 15.5.6)
             headers["Allow"] = value
     return problem_response(slug, detail, headers=headers)
+
+
+_PREFIXES = {"json": "", "headers": ""}
+"""webargs locations whose fields are named bare: the body's members (``seed``) and the headers
+(``Last-Event-ID``, as every refusal of a header names it: ``Idempotency-Key``,
+``If-Match``); the others under their location (``query.after``)."""
 
 
 def _sent(location: str) -> Any:

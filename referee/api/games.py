@@ -13,7 +13,7 @@ from flask.views import MethodView
 from referee.api.errors import MAX_LISTED, PROBLEM_MIMETYPE, Problem, ProblemSchema
 from referee.api.parsing import Blueprint, json_object
 from referee.i18n.answers import localize_game, violation_answer
-from referee.matches.loading import game_entry, load_action, load_setup, load_state
+from referee.matches.loading import game_entry, load_setup, load_state, load_state_and_action
 from referee.registry import GAMES
 from referee.games.common.grouping import in_form
 from referee.schemas.common import (ActionRequestSchema, ApplyResponseSchema, GameSchema,
@@ -42,6 +42,13 @@ def _snapshot(entry, body: dict):
     return load_state(entry, body["state"], finite=not g.get("json_nonfinite"))
 
 
+def _snapshot_and_action(entry, body: dict):
+    """The body's ``state`` and ``action``, every wrong field of both named in one answer in
+    the order the request sent them (:func:`referee.matches.loading.load_state_and_action`)."""
+    return load_state_and_action(entry, body, finite=not g.get("json_nonfinite"),
+                                 sent=g.get("json_body"))
+
+
 def _written(answer: dict):
     """``answer`` written as it is by the app's JSON provider: the response schema of the view
     (``@blp.response``) would dump it unchanged (issue 11: the views build exactly its fields,
@@ -56,7 +63,10 @@ def _problems(description: str) -> dict:
 
 _SNAPSHOT = ("invalid-input (wrong types, naming each field) or impossible-state (a snapshot "
              "no legal game reaches, naming the field and rule)")
-_ACTION = _SNAPSHOT.replace(" or ", ", ") + ", or invalid-input for an unknown action type"
+_ACTION = ("invalid-input (wrong types or an unknown action type: every wrong field of state "
+           "and action in one answer, in the order the request holds them) or "
+           "impossible-state (a snapshot of the right types that no legal game reaches, beside "
+           "a valid action: naming the field and rule)")
 
 
 def describe(name: str) -> dict:
@@ -139,8 +149,7 @@ def validate(body, game):
     title from the rulebook, sentence), in the negotiated language; the first 50,
     ``violation_count`` in all."""
     entry = game_entry(game)
-    state = _snapshot(entry, body)
-    action = load_action(entry, body["action"])
+    state, action = _snapshot_and_action(entry, body)
     found = entry.engine.violations(state, action)
     g.referee_verdict = [v.rule for v in found]  # counted by referee.ops.hooks
     return _written({"legal": not found,
@@ -160,8 +169,7 @@ def apply(body, game):
     it; the state sent is then unchanged.
     """
     entry = game_entry(game)
-    state = _snapshot(entry, body)
-    action = load_action(entry, body["action"])
+    state, action = _snapshot_and_action(entry, body)
     new_state, events = entry.engine.apply(state, action)
     return _written({"state": new_state, "events": events,
                      "score": entry.engine.score(new_state),

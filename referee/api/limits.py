@@ -21,8 +21,8 @@ from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from referee.api.errors import Problem
 from referee.api.body_shape import (MAX_CONTAINERS, MAX_ITEMS, MAX_MEMBERS, SMALL,
-                                   containers, json_depth, outside_strings, oversized,
-                                   repeated_key, tally, unencodable)
+                                   containers, json_depth, long_number, outside_strings,
+                                   oversized, repeated_key, tally, unencodable)
 from referee.api.json_codec import fast_loads
 from referee.json_digits import ZERO_DIGITS
 
@@ -211,7 +211,7 @@ def check_utf8(raw: bytes) -> None:
 def checked_loads(raw: bytes):
     """Parse ``raw`` with the standard library after checking its depth, and check its
     strings: 400 ``malformed-json`` (too deep, not JSON), 422 ``invalid-input`` (an integer
-    of more than :data:`MAX_INT_DIGITS` digits, a lone surrogate)."""
+    of more than :data:`MAX_INT_DIGITS` digits, a lone surrogate: each naming its field)."""
     too_deep(raw)
     hooks = {"parse_constant": _float}
     if _NUMBER_RUN in raw.translate(ZERO_DIGITS) or _EXPONENT.search(raw):
@@ -219,9 +219,10 @@ def checked_loads(raw: bytes):
     try:  # or infinite, and the standard library's own conversions give the same values
         data = json.loads(raw, **hooks)
     except _TooLong:
+        where = long_number(raw, MAX_INT_DIGITS)
         raise Problem("invalid-input", f"A number in the body has more than {MAX_INT_DIGITS} "
-                      "digits.", errors=[{"field": "body", "message": "a number with more "
-                                          f"than {MAX_INT_DIGITS} digits"}]) from None
+                      "digits.", errors=[{"field": where or "body", "message": "a number with "
+                                          f"more than {MAX_INT_DIGITS} digits"}]) from None
     except ValueError as exc:
         raise malformed(exc) from None
     where = unencodable(data) if _SURROGATE.search(raw) else None  # only a \\u escape makes one

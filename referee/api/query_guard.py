@@ -35,8 +35,7 @@ def guard_query() -> None:
         errors = [{"field": f"query.{name}", "message": "Unknown query parameter."
                    if name not in allowed else "A query parameter may be given only once."}
                   for name in bad]
-        raise InvalidInput("; ".join(f"{e['field']}: {e['message']}" for e in errors[:3]),
-                           errors=errors)
+        raise InvalidInput.naming(errors)
 
 
 def allowed_parameters(app, endpoint: str, method: str) -> frozenset[str]:

@@ -80,7 +80,11 @@ def _fstring_parts(node: ast.AST) -> list[ast.AST]:
 
 
 def _calls(tree: ast.AST, names: set[str]) -> list[ast.Call]:
-    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _name(n.func) in names]
+    """The calls of ``names`` in ``tree``, and of their class methods
+    (``InvalidInput.naming(errors)``)."""
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and (
+        _name(n.func) in names
+        or isinstance(n.func, ast.Attribute) and _name(n.func.value) in names)]
 
 
 def _source_messages(path: Path, calls: set[str]) -> set[str]:

@@ -26,6 +26,9 @@ from referee.i18n.term_params import HTTP_TERM_FIELDS
 
 LOCALES = Path(__file__).resolve().parent / "locales"
 _FIELDS = string.Formatter()
+_NEXT_FIELD = re.compile(r"; (?=[^\s;:]+(?: \(key\))?: )")
+"""Where a detail of several fields ("field: message; field: message") starts the next one: a
+message may hold "; " itself ("Unknown action type 'x' for coup; one of: …")."""
 
 
 def po_path(lang: str, domain: str = "messages") -> Path:
@@ -124,7 +127,7 @@ def translate(text: str, lang: str, _depth: int = 0) -> str:
                     values[name] = text_of("term.list_separator", lang).join(words)
             return _format(translated, values)
     if _depth == 0 and "; " in text:
-        return "; ".join(_part(part, lang) for part in text.split("; "))
+        return "; ".join(_part(part, lang) for part in _NEXT_FIELD.split(text))
     if _depth == 0:
         return _part(text, lang)
     return text

@@ -38,9 +38,7 @@ def load(schema: Schema, data: Any, prefix: str = "") -> dict[str, Any]:
     try:
         return schema.load(data)
     except ValidationError as exc:
-        errors = flatten_messages(exc.messages, prefix, data)
-        detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:3])
-        raise InvalidInput(detail, errors=errors) from None
+        raise InvalidInput.naming(flatten_messages(exc.messages, prefix, data)) from None
 
 
 def flatten_messages(messages: Any, prefix: str = "", data: Any = None) -> list[dict[str, str]]:
@@ -186,18 +184,56 @@ def load_state(entry: GameEntry, state: Any, prefix: str = "state",
     A snapshot that passed before in this process (the same game, the same JSON) passes
     without the check being run again (:mod:`referee.matches.checked_memo`; ``finite``: whether the
     snapshot is known to hold no NaN or infinity, see :meth:`CheckedMemo.key`)."""
+    return _possible(entry, state, prefix, _typed(entry, state, prefix, finite))
+
+
+def load_state_and_action(entry: GameEntry, body: dict[str, Any], finite: bool | None = None,
+                          sent: Any = None) -> tuple[CheckedState, dict[str, Any]]:
+    """The ``state`` (:func:`load_state`) and ``action`` (:func:`load_action`) of a
+    ``{"state", "action"}`` body (``/validate``, ``/apply``), every wrong field of both named
+    at once: one ``invalid-input`` listing the state's fields and the action's in the order
+    the request held the two (``sent``, the body as sent; default ``body``), before the
+    engine judges whether the snapshot is possible (:class:`ImpossibleState` only for a
+    snapshot of the right types beside a valid action)."""
+    loaded: dict[str, Any] = {}
+    refused: list[InvalidInput] = []
+    for name in document_order(dict.fromkeys(("state", "action")),
+                               body if sent is None else sent):
+        try:
+            loaded[name] = (_typed(entry, body["state"], "state", finite) if name == "state"
+                            else load_action(entry, body["action"]))
+        except InvalidInput as exc:
+            refused.append(exc)
+    if len(refused) == 1:
+        raise refused[0]
+    if refused:
+        raise InvalidInput.naming([error for exc in refused for error in exc.errors])
+    return _possible(entry, body["state"], "state", loaded["state"]), loaded["action"]
+
+
+def _typed(entry: GameEntry, state: Any, prefix: str, finite: bool | None) -> bytes | None:
+    """The memo key of ``state`` (:meth:`CheckedMemo.key`) once its types are right
+    (``invalid-input`` naming each wrong field under ``prefix`` otherwise); a snapshot that
+    passed before is not type-checked again."""
     if not isinstance(state, dict):
         raise InvalidInput(f"{prefix} must be an object.",
                       errors=[{"field": prefix, "message": "Not an object."}])
     key = MEMO.key(entry.name, state, finite)
     if key in MEMO:  # passed before: the same JSON gets the same verdict (checked_memo)
-        return CheckedState(state)
+        return key
     schema = _instance(entry.schemas.StateSchema)
     errors = None if _fast_check(schema)(state) else schema.validate(state)
     if errors:
-        flat = flatten_messages(errors, prefix, state)
-        raise InvalidInput("; ".join(f"{e['field']}: {e['message']}"
-                                                 for e in flat[:3]), errors=flat)
+        raise InvalidInput.naming(flatten_messages(errors, prefix, state))
+    return key
+
+
+def _possible(entry: GameEntry, state: dict[str, Any], prefix: str,
+              key: bytes | None) -> CheckedState:
+    """``state``, of the right types (:func:`_typed` gave ``key``), as the engine accepts it:
+    :class:`ImpossibleState` with the first inconsistencies, fields under ``prefix``."""
+    if key in MEMO:
+        return CheckedState(state)
     try:
         checked = entry.engine.accept(state)
     except ImpossibleState as exc:  # the answer words the first LISTED: the rest counted

@@ -4,6 +4,8 @@ encodings, the token checked before the body, a rematch before the end as a stat
 path segments and long integers bounded in problems, and 429 texts that are sentences."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from flask import g
 
@@ -285,6 +287,25 @@ def test_an_integer_too_long_for_any_game_is_422_before_an_engine_adds_it_up(cli
         problem = answer.get_json()
         assert (answer.status_code, problem["type"]) == (status, f"/problems/{slug}"), problem
         assert len(answer.data) < 16 * 1024
+        if digits > 80:  # the guard names the number's field, as the schemas would
+            assert [e["field"] for e in problem["errors"]] == [".".join(("state", *path))]
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/v1/matches", {"game": "all-fours", "players": ["ana", "ben"]}),
+    ("/v1/games/all-fours/setup", {"players": ["ana", "ben"]}),
+    ("/v1/games/coup/setup", {"players": ["ana", "ben"]})])
+@pytest.mark.parametrize("seed", ["7" * 5000, "-" + "7" * 81])
+def test_a_seed_of_thousands_of_digits_is_422_naming_seed(client, path, body, seed):
+    """The request guard refuses an integer of more than 80 digits before any schema reads
+    it; the problem names the field that holds it (``seed``), not the whole ``body``."""
+    raw = json.dumps(body)[:-1] + f', "seed": {seed}}}'
+    for language in ("en", "my"):
+        answer = client.post(path, data=raw, content_type="application/json",
+                             headers={"Accept-Language": language})
+        problem = answer.get_json()
+        assert (answer.status_code, problem["type"]) == (422, "/problems/invalid-input")
+        assert [e["field"] for e in problem["errors"]] == ["seed"], problem
 
 
 def test_af_k1_a_tampered_hand_points_is_422_naming_both_tallies_as_json_not_a_500(client):

@@ -4,9 +4,9 @@ Every Burmese message of every catalog, rendered with sample parameters of each 
 card, character, action, stage, phase, answer… of every game), every rule and the glossary hold
 no Latin-script word outside the allow-list (tests/i18n/burmese_text.py); the other spellings
 the glossary lists (`avoid`) appear nowhere; numerals are Western digits throughout; Coup's
-`awaiting` sentences keep the action hint the English gives; and the served answers —
-``GET /v1/games/{game}/rules``, the games' descriptions and the verdicts of illegal actions
-sent to /validate — say the same under ``Accept-Language: my``.  The table page's own catalog
+`awaiting` sentences name the action to send by its glossary word in both languages; and the
+served answers — ``GET /v1/games/{game}/rules``, the games' descriptions and the verdicts of
+illegal actions sent to /validate — say the same under ``Accept-Language: my``.  The table page's own catalog
 (``table.po``, referee/table/static) is held to the same rules."""
 from __future__ import annotations
 
@@ -126,17 +126,29 @@ def test_one_numeral_style_western_digits():
     assert [k for k, v in texts.items() if BURMESE_DIGIT.search(v)] == []
 
 
-def test_coup_awaiting_sentences_keep_the_action_hint_in_burmese():
-    """The English `awaiting` sentences end with the action to send ("(lose_influence)");
-    the Burmese says the same action by its glossary word, in brackets."""
-    hints = 0
+def test_awaiting_sentences_name_the_action_by_its_glossary_word_in_both_languages():
+    """A person reads the `awaiting` sentences (the envelope's, and inside Coup's refusals):
+    where one names the action to send (Coup's five hints), English says the glossary's word
+    for it, the name on the table page's button ("(lose influence)"), never the API's
+    identifier ("(lose_influence)"); the Burmese says the same term's Burmese word.  No
+    `awaiting` sentence of any of the four games holds an identifier of the API."""
+    identifier = re.compile(r"\b[a-z]+_[a-z_]+\b")
+    hints = {}
     for code, english in _english_verdicts().items():
-        hint = re.search(r"\((\w+)\)\.$", english)
-        if code.startswith("coup.now.") and hint:
-            word = lookup("coup", "action", hint.group(1)).word("my")
-            assert f"({word})" in catalog("my", "verdicts")[code].string, code
-            hints += 1
-    assert hints == 5  # choose_card, examine_decide, return_cards, lose_influence, show_card
+        if ".now." not in code:
+            continue
+        assert not identifier.search(re.sub(r"\{\w+\}", "", english)), (code, english)
+        hint = re.search(r"\(([^()]+)\)\.$", english)
+        if hint:
+            game = GAME_OF_PREFIX[code.split(".")[0]]
+            [term] = [t for t in all_terms() if t.game == game and t.kind == "action"
+                      and t.word("en") == hint.group(1)]
+            assert f"({term.word('my')})" in catalog("my", "verdicts")[code].string, code
+            hints[code] = term.id
+    assert hints == {"coup.now.choose_card": "choose_card",
+                     "coup.now.examine_decide": "examine_decide",
+                     "coup.now.exchange": "return_cards", "coup.now.loss": "lose_influence",
+                     "coup.now.show_card": "show_card"}
 
 
 # --- served answers under Accept-Language: my -----------------------------------------------

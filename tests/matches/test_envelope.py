@@ -144,3 +144,17 @@ def test_coup_e1_and_spy_e2_the_players_still_in_and_the_last_one_wins(client, t
         else:  # SPY-E1: the others are out, in the order they went
             assert sorted(final["score"]["breakdown"]["eliminated"]) == sorted(
                 p for p in ("ana", "ben", "cy") if p != winner)
+
+
+def test_coup_s5_the_two_player_deal_awaits_the_second_card_by_the_action_s_name(client, table):
+    """COUP-S5: with 2 players each chooses a second card first; the envelope names the action
+    as the glossary and the table page's button do ("choose a card", "ကတ် ရွေးခြင်း"), never
+    by the API's identifier."""
+    match = table.create(client, game="coup", players=["ana", "ben"], seed=5)
+    start = match.read("ana")
+    assert start["to_move"] == ["ana", "ben"]
+    assert start["awaiting"] == "Each player must first choose their second card (choose a card)."
+    assert start["awaiting_message"] == {"code": "coup.now.choose_card",
+                                         "params": {"actor": "ana"}}
+    burmese = client.get(match.url, headers=MY).get_json()["awaiting"]
+    assert burmese == "ကစားသမားတစ်ဦးစီ ဒုတိယကတ်ကို ဦးစွာ ရွေးရမည် (ကတ် ရွေးခြင်း)။"

@@ -44,7 +44,7 @@ def test_a_switch_to_burmese_reads_every_sentence_again(server, phone):
     ana, ben = (_seat(phone, link) for link in made["links"])
     wait_version([host], 3)  # 1 created, 2-3 the seats claimed
     english, burmese = (_awaiting(server, made["id"], lang) for lang in ("en", "my"))
-    assert english == "Each player must first choose their second card (choose_card)."
+    assert english == "Each player must first choose their second card (choose a card)."
     assert burmese != english
     _shows(host, ".awaiting", english)
 
