@@ -16,7 +16,10 @@ figures are an upper bound).
 Snapshot endpoints share one search: every body is tried on ``validate``; ``apply`` and
 ``legal-actions`` get the worst :data:`SHARED` of it, plus their own action's changes.
 
-    .venv/bin/python -m bench.worst_inputs [--only SUBSTRING] [--quick]
+    .venv/bin/python -m bench.worst_inputs [--only SUBSTRING] [--quick] [--longest]
+
+``--longest``: only the longest match's endpoints (its actions, reads, rollback, audit, stream
+and rematch: about a minute), not the body search of every endpoint.
 """
 from __future__ import annotations
 
@@ -240,16 +243,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", default="", help="endpoints whose label holds this text")
     parser.add_argument("--quick", action="store_true",
                         help="fewer base bodies (one snapshot per game, no entered deals)")
+    parser.add_argument("--longest", action="store_true",
+                        help="only the longest match's endpoints (no body search elsewhere)")
     args = parser.parse_args(argv)
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w")  # the table; access lines go nowhere
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
-    from bench.worst_matches import matches
+    from bench.worst_matches import longest, matches
     bench = Bench()
     bench.freeze()
     began = time.monotonic()
     rows = []
-    for source in (stateless, matches):
+    sources = (lambda b, q, o: longest(b, q),) if args.longest else (stateless, matches)
+    for source in sources:
         for endpoint in source(bench, args.quick, args.only):
             if args.only in endpoint.label:
                 rows.append(endpoint.row())
