@@ -56,7 +56,7 @@ from referee.matches.loading import game_entry
 from referee.matches.callers import Caller, still_holds
 from referee.matches.envelope import envelope
 from referee.matches.service import rollback_view, stored
-from referee.matches.reading import for_reader, page
+from referee.matches.reading import for_reader, page, visible_window
 from referee.schemas.matches import PAGE_EVENTS
 from referee.refusals import NotFound, Refusal, Unauthorized
 from referee.store import MatchNotFound, MatchStore, StoreUnavailable
@@ -249,16 +249,21 @@ def long_poll(store: MatchStore, record: dict[str, Any], caller: Caller, after: 
     with store.feed.watch(record["id"]) as watch:
         while True:
             watch.clear()
+            read: list[dict[str, Any]] = []
+
+            def window(start: int, count: int, match_id: str = record["id"]):
+                found, logged = store.read(match_id, start, count)
+                read[:] = [found]
+                return logged
             try:
-                record, logged = store.read(record["id"], after)
-                record = stored(record)
+                events = visible_window(window, caller.viewer, after, limit)
+                record = stored(read[0])
             except MatchNotFound:
                 raise NotFound(f"The match {record['id']!r} was deleted or "
                                    "expired.") from None
             if not still_holds(record, caller):
                 raise Unauthorized("This token was re-issued while waiting: it no longer "
                                    "reads this match.")
-            events = for_reader(logged, caller.viewer)
             left = deadline - time.monotonic()
             if events or left <= 0 or over(record["state"]):
                 events, following = page(events, limit)

@@ -26,7 +26,7 @@ from referee.games.base import CheckedState
 from referee.matches.history import action_entry, actions_of, line_at
 from referee.matches.idempotency import Once, once, replay
 from referee.matches.loading import game_entry, load_action, load_setup
-from referee.matches.reading import for_reader, page
+from referee.matches.reading import for_reader, page, visible_window
 from referee.schemas.matches import PAGE_EVENTS
 from referee.refusals import (Forbidden, InvalidInput, NotFound, PreconditionRequired, Refusal,
                               StaleVersion, version_moved)
@@ -223,11 +223,19 @@ class MatchService:
 
         ``record`` was read before the events (it names the caller), so a move may land
         between the two reads: its events are then among those read, and the version is the
-        newest logged event's (each carries the version that logged it; the log only grows),
-        never older than an event returned.  Every event up to that version is in the log."""
-        logged = self._or_gone(record["id"], self.store.events, after)
-        version = max([record["version"]] + [ev.get("version", 0) for ev in logged[-1:]])
-        events, following = page(for_reader(logged, caller.viewer), limit)
+        newest event's read (each carries the version that logged it; the log only grows),
+        never older than an event returned.  Every event up to that version is in the log.
+
+        Only a window of the log is read (:func:`referee.matches.reading.visible_window`):
+        about ``2 * limit`` events, however long the match (issue 21 item 1)."""
+        read: list[dict[str, Any]] = []
+
+        def window(start: int, count: int) -> list[dict[str, Any]]:
+            got = self._or_gone(record["id"], self.store.events, start, count)
+            read.extend(got[-1:])
+            return got
+        events, following = page(visible_window(window, caller.viewer, after, limit), limit)
+        version = max([record["version"]] + [ev.get("version", 0) for ev in read])
         return {"version": version, "events": events, "next": following}
 
     def legal_actions(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
