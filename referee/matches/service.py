@@ -15,6 +15,7 @@ with the setup body and every action, so anyone can replay it through the statel
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import secrets
@@ -26,6 +27,7 @@ from referee.games.base import CheckedState
 from referee.matches.history import action_entry, actions_of, line_at
 from referee.matches.idempotency import Once, once, replay
 from referee.matches.loading import game_entry, load_action, load_setup
+from referee.matches.pauses import read_in_chunks
 from referee.matches.reading import for_reader, page, visible_window
 from referee.schemas.matches import PAGE_EVENTS
 from referee.refusals import (Forbidden, InvalidInput, NotFound, PreconditionRequired, Refusal,
@@ -260,13 +262,30 @@ class MatchService:
         if not game_entry(record["game"]).engine.is_over(record["state"]):
             raise Forbidden("The audit opens when the match is over: until then "
                           "the seed stays secret.")
-        history = self._or_gone(record["id"], self.store.actions)
+        history = self.history(record)
         steps = line_at(history)
         return {"id": record["id"], "game": record["game"],
                 "setup": {**record["setup"], "seed": record["seed"]}, "seed": record["seed"],
                 "commitment": record["commitment"], "version": record["version"],
                 "steps": steps, "actions": [s["action"] for s in actions_of(steps)],
                 "history": history, "final_state": record["state"]}
+
+    def history(self, record: dict[str, Any], rest: Callable[[], None] | None = None
+                ) -> list[dict[str, Any]]:
+        """The match's history entries up to ``record``'s version (one per commit after the
+        first), read :data:`~referee.matches.pauses.CHUNK` at a time, ``rest()`` (default
+        :func:`~referee.matches.pauses.pause`) between two reads
+        (:func:`~referee.matches.pauses.read_in_chunks`: a 12,800-action match is 13 reads,
+        and the worker serves others between them); 404 if the match is gone."""
+        entries = self._or_gone(record["id"], lambda match_id: read_in_chunks(
+            functools.partial(self.store.actions, match_id), rest))
+        return [entry for entry in entries if entry["version"] <= record["version"]]
+
+    def logged(self, record: dict[str, Any], rest: Callable[[], None] | None = None
+               ) -> list[dict[str, Any]]:
+        """Every logged event of the match, read like :meth:`history`; 404 if it is gone."""
+        return self._or_gone(record["id"], lambda match_id: read_in_chunks(
+            functools.partial(self.store.events, match_id), rest))
 
     def delete(self, record: dict[str, Any], caller: Caller) -> None:
         """Delete the match (host token only: 403 ``forbidden`` for a seat)."""

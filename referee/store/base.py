@@ -135,8 +135,10 @@ class MatchStore(ABC):
         window of a long log, not the whole of it."""
 
     @abstractmethod
-    def actions(self, match_id: str) -> list[dict[str, Any]]:
-        """Every history entry (one per commit), in order."""
+    def actions(self, match_id: str, start: int = 0, count: int | None = None
+                ) -> list[dict[str, Any]]:
+        """The history entries (one per commit), in order, from the ``start``-th (0: the
+        first) on: ``count`` of them (at least 1; ``None``: all)."""
 
     @abstractmethod
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:

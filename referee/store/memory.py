@@ -145,10 +145,11 @@ class MemoryStore(MatchStore):
         with self._lock:
             return [json.loads(ev) for ev in self._live(match_id).events[_window(after, count)]]
 
-    def actions(self, match_id: str) -> list[dict[str, Any]]:
-        """Every applied action (see :meth:`MatchStore.actions`)."""
+    def actions(self, match_id: str, start: int = 0, count: int | None = None
+                ) -> list[dict[str, Any]]:
+        """History entries from ``start`` (see :meth:`MatchStore.actions`)."""
         with self._lock:
-            return [json.loads(a) for a in self._live(match_id).actions]
+            return [json.loads(a) for a in self._live(match_id).actions[_window(start, count)]]
 
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:
         """The response stored under ``key`` (see :meth:`MatchStore.recorded`)."""
@@ -175,7 +176,7 @@ class MemoryStore(MatchStore):
 
 
 def _window(after: int, count: int | None) -> slice:
-    """The positions in the event list of the ``count`` (at least 1) events after ``seq``
-    ``after`` (``None``: all of them)."""
+    """The positions of the ``count`` (at least 1) elements from index ``after`` (the events
+    after ``seq`` ``after``; ``None``: all of them)."""
     start = max(after, 0)
     return slice(start, None if count is None else start + max(count, 1))

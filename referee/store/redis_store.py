@@ -297,9 +297,10 @@ class RedisStore(MatchStore):
         return self._list(match_id, 1, *_span(after, count))
 
     @_guarded
-    def actions(self, match_id: str) -> list[dict[str, Any]]:
-        """Every applied action (see :meth:`MatchStore.actions`)."""
-        return self._list(match_id, 2, 0)
+    def actions(self, match_id: str, start: int = 0, count: int | None = None
+                ) -> list[dict[str, Any]]:
+        """History entries from ``start`` (see :meth:`MatchStore.actions`)."""
+        return self._list(match_id, 2, *_span(start, count))
 
     @_guarded
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:
@@ -338,7 +339,7 @@ class RedisStore(MatchStore):
 
 
 def _span(after: int, count: int | None) -> tuple[int, int]:
-    """``LRANGE``'s start and stop of the ``count`` (at least 1) events after ``seq``
-    ``after`` (``None``: all of them, stop -1)."""
+    """``LRANGE``'s start and stop of the ``count`` (at least 1) elements from index
+    ``after`` (the events after ``seq`` ``after``; ``None``: all of them, stop -1)."""
     start = max(after, 0)
     return start, -1 if count is None else start + max(count, 1) - 1
