@@ -96,8 +96,7 @@ def propose(svc: MatchService, record: dict[str, Any], caller: Caller, body: dic
     undone = [step for step in now if step["version"] not in kept]  # not a list scan
     if not undone and len(now) == len(then):
         raise _bad_target(f"Version {target} has the same game state as now: nothing to undo.")
-    crosses = _crosses_scoring(svc.logged(record),
-                               {step["version"] for step in undone})
+    crosses = _crosses_scoring(svc, record, {step["version"] for step in undone})
     approval = "all" if crosses else body.get("approval", "all")
     proposal = {"proposal": record["version"] + 1, "to_version": target,
                 "reason": body["reason"], "approval": approval, "crosses_scoring": crosses,
@@ -218,10 +217,15 @@ def _outcome(record, numbered, caller: Caller, status: str) -> dict[str, Any]:
             **envelope(entry, record, record["state"], caller)}
 
 
-def _crosses_scoring(events: list[dict[str, Any]], undone_versions: set[int]) -> bool:
-    """True when an undone version closed a hand's scoring (:data:`SCORING_EVENTS`)."""
+def _crosses_scoring(svc: MatchService, record: dict[str, Any], undone_versions: set[int]
+                     ) -> bool:
+    """True when an undone version closed a hand's scoring (:data:`SCORING_EVENTS`).  The
+    log is in version order, so only its tail is read: from the end back to the first event
+    of the earliest undone version (:meth:`MatchService.logged_since`), not the whole."""
+    if not undone_versions:
+        return False
     return any(ev["type"] in SCORING_EVENTS and ev.get("version") in undone_versions
-               for ev in events)
+               for ev in svc.logged_since(record, min(undone_versions)))
 
 
 def _named(step: dict[str, Any]) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from referee.games.base import CheckedState
 from referee.matches.history import action_entry, actions_of, line_at
 from referee.matches.idempotency import Once, once, replay
 from referee.matches.loading import game_entry, load_action, load_setup
+from referee.matches import pauses
 from referee.matches.pauses import read_in_chunks
 from referee.matches.reading import for_reader, page, visible_window
 from referee.schemas.matches import PAGE_EVENTS
@@ -281,11 +282,25 @@ class MatchService:
             functools.partial(self.store.actions, match_id), rest))
         return [entry for entry in entries if entry["version"] <= record["version"]]
 
-    def logged(self, record: dict[str, Any], rest: Callable[[], None] | None = None
-               ) -> list[dict[str, Any]]:
-        """Every logged event of the match, read like :meth:`history`; 404 if it is gone."""
-        return self._or_gone(record["id"], lambda match_id: read_in_chunks(
-            functools.partial(self.store.events, match_id), rest))
+    def logged_since(self, record: dict[str, Any], version: int,
+                     rest: Callable[[], None] | None = None) -> list[dict[str, Any]]:
+        """The logged events of ``version`` and later, up to ``record``'s ``event_count``, in
+        order: read from the end back, :data:`~referee.matches.pauses.CHUNK` at a time,
+        ``rest()`` (default :func:`~referee.matches.pauses.pause`) between two reads, until
+        an event of an earlier version (the log is in version order); 404 if the match is
+        gone."""
+        found: list[dict[str, Any]] = []
+        end = record["event_count"]
+        while end > 0:
+            start = max(end - pauses.CHUNK, 0)
+            got = self._or_gone(record["id"], self.store.events, start, end - start)
+            found[:0] = got
+            end = start
+            if got and got[0].get("version", 0) < version:
+                break
+            if end > 0:
+                (rest or pauses.pause)()
+        return [ev for ev in found if ev.get("version", 0) >= version]
 
     def delete(self, record: dict[str, Any], caller: Caller) -> None:
         """Delete the match (host token only: 403 ``forbidden`` for a seat)."""

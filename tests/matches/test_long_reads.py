@@ -119,3 +119,29 @@ def test_a_gevent_worker_answers_others_while_one_request_walks_a_long_match():
     assert all(paused[request] > 0 for request in ("vote", "audit", "stream")), paused
     assert {request: unpaused[request] for request in ("vote", "audit", "stream")} == {
         "vote": 0, "audit": 0, "stream": 0}
+
+
+def test_a_proposal_reads_the_log_s_tail_and_finds_the_same_scored_hands(client, table,
+                                                                          monkeypatch):
+    # AF-S1-S6: a rollback that undoes a hand_scored needs every seat.  The proposal reads
+    # the log back from its end to the first undone version only; for every earliest undone
+    # version of a 2-seat All Fours match of several hands, the answer is the whole log's.
+    from referee.matches.disputes import SCORING_EVENTS, _crosses_scoring
+    game = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
+                        seed=4)
+    rng = random.Random(2)
+    for _ in range(120):
+        if game.step(rng) is None:
+            break
+    svc = MatchService(client.application.extensions["referee.store"], 3600)
+    record = svc.load(game.id)
+    logged = svc.store.events(game.id)
+    scored = {ev["version"] for ev in logged if ev["type"] in SCORING_EVENTS}
+    assert len(scored) >= 3
+    monkeypatch.setattr(pauses, "CHUNK", 3)
+    for first in range(1, record["version"] + 2):
+        undone = set(range(first, record["version"] + 1))
+        whole = any(ev["type"] in SCORING_EVENTS and ev["version"] in undone for ev in logged)
+        assert _crosses_scoring(svc, record, undone) == whole, first
+        assert svc.logged_since(record, first) == [ev for ev in logged
+                                                   if ev["version"] >= first], first
