@@ -264,7 +264,9 @@ class MatchService:
             raise Forbidden("The audit opens when the match is over: until then "
                           "the seed stays secret.")
         history = self.history(record)
+        pauses.pause()
         steps = line_at(history)
+        pauses.pause()
         return {"id": record["id"], "game": record["game"],
                 "setup": {**record["setup"], "seed": record["seed"]}, "seed": record["seed"],
                 "commitment": record["commitment"], "version": record["version"],
