@@ -409,9 +409,8 @@ def audit(match_id):
     Replay: ``POST /v1/games/{game}/setup`` with ``setup``, then ``POST /v1/games/{game}/apply``
     each action in order; the last state equals ``final_state``, and
     ``sha256("<seed>:<id>")`` equals ``commitment``.  403 ``forbidden`` before the end.
-    ``ETag`` is the final version.  The whole history is read (a chunk at a time) before the
-    answer starts, so a store failure is still a 503; the answer is then written a part at a
-    time, the worker serving others between two (:mod:`referee.api.audit_text`).
+    ``ETag`` is the final version.  The whole history is read before the answer starts (a
+    store failure is still a 503), then the answer is written a part at a time.
     """
     svc = service()
     record = _load(svc, match_id)

@@ -342,4 +342,6 @@ def _span(after: int, count: int | None) -> tuple[int, int]:
     """``LRANGE``'s start and stop of the ``count`` (at least 1) elements from index
     ``after`` (the events after ``seq`` ``after``; ``None``: all of them, stop -1)."""
     start = max(after, 0)
-    return start, -1 if count is None else start + max(count, 1) - 1
+    if count is None:
+        return start, -1
+    return start, min(start + max(count, 1) - 1, 2 ** 63 - 1)  # a Redis index is 64-bit
