@@ -11,12 +11,17 @@ process only); the heap is frozen first as the gunicorn worker freezes it
 (``referee.gunicorn_conf.post_worker_init``), and collected before each request, so that a
 request pays for its own garbage only.  The three worst of each endpoint are sent again
 :data:`REPEATS` times: the table gives their median and maximum (the machine is shared:
-figures are an upper bound).
+figures are an upper bound), and the longest part of any of them: the CPU between two
+pauses of the work (where a gevent worker serves others: :mod:`referee.matches.pauses`) or
+two parts of a streamed answer (:data:`LONGEST_PART`).
 
 Snapshot endpoints share one search: every body is tried on ``validate``; ``apply`` and
 ``legal-actions`` get the worst :data:`SHARED` of it, plus their own action's changes.
 
-    .venv/bin/python -m bench.worst_inputs [--only SUBSTRING] [--quick]
+    .venv/bin/python -m bench.worst_inputs [--only SUBSTRING] [--quick] [--longest]
+
+``--longest``: only the longest match's endpoints (its actions, reads, rollback, audit, stream
+and rematch: about a minute), not the body search of every endpoint.
 """
 from __future__ import annotations
 
@@ -34,6 +39,7 @@ os.environ["REFEREE_RATE_LIMITS"] = "off"
 
 from bench.payloads import SIX_TRICKS, ROUND, playout, setup_body, twelve_tricks  # noqa: E402
 from bench.worst_bodies import bodies, dumps, escaped, replaced  # noqa: E402,F401
+from referee.matches import pauses  # noqa: E402
 from referee.serving.app import create_app  # noqa: E402
 from referee.registry import GAMES  # noqa: E402
 
@@ -45,6 +51,10 @@ SHARED = 12
 """How many of ``validate``'s worst bodies ``apply`` and ``legal-actions`` are sent too."""
 Candidate = tuple[str, bytes]
 BURMESE = "in Burmese: "
+LONGEST_PART = [0.0]
+"""CPU seconds of the longest part of the last request sent: between two pauses
+(:func:`referee.matches.pauses.pause`, where a gevent worker serves others) or two parts of a
+streamed answer; the whole request when it makes neither."""
 LIMIT = 256 * 1024
 """The body limit (``REFEREE_MAX_BODY_BYTES``' default): the largest body read."""
 
@@ -76,10 +86,19 @@ class Bench:
         kwargs = {} if raw is None else {"data": raw, "content_type": "application/json"}
         if self.lang:
             headers = {**(headers or {}), "Accept-Language": self.lang}
-        start = time.process_time()
-        answer = self.client.open(url, method=method, headers=headers or {}, **kwargs)
-        data = answer.get_data()  # a streamed answer is made here
-        return time.process_time() - start, answer.status_code, data
+        marks = [time.process_time()]
+        paused, pauses.pause = pauses.pause, lambda: marks.append(time.process_time())
+        try:
+            answer = self.client.open(url, method=method, headers=headers or {}, **kwargs)
+            chunks = []
+            for chunk in answer.iter_encoded():  # a streamed answer is made here
+                chunks.append(chunk)
+                marks.append(time.process_time())
+        finally:
+            pauses.pause = paused
+        marks.append(time.process_time())
+        LONGEST_PART[0] = max(b - a for a, b in zip(marks, marks[1:]))
+        return marks[-1] - marks[0], answer.status_code, b"".join(chunks)
 
 
 class Endpoint:
@@ -115,11 +134,14 @@ class Endpoint:
             return self.fixed
         rows = []
         for name, raw in self.worst(3):
-            runs = [self.send(name, raw) for _ in range(REPEATS)]
+            runs, parts = [], []
+            for _ in range(REPEATS):
+                runs.append(self.send(name, raw))
+                parts.append(LONGEST_PART[0] * 1000)
             cpu = [r[0] * 1000 for r in runs]
             rows.append({"endpoint": self.label, "input": name, "median": statistics.median(cpu),
                          "max": max(cpu), "status": runs[-1][1], "bytes": len(runs[-1][2]),
-                         "size": len(raw or b"")})
+                         "size": len(raw or b""), "part": max(parts)})
         return max(rows, key=lambda r: r["median"])
 
 
@@ -227,11 +249,15 @@ def stateless(bench: Bench, quick: bool, only: str = "") -> Iterator[Endpoint]:
 
 def table(rows: list[dict]) -> str:
     lines = ["| endpoint | worst input found | body bytes | CPU ms (median of 5) | max | "
-             "status | answer bytes |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+             "longest part ms | status | answer bytes |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
         flag = " **over**" if r["median"] > BUDGET_MS else ""
+        part = r.get("part", r["max"])
+        part_flag = " **over**" if part > BUDGET_MS else ""
         lines.append(f"| {r['endpoint']} | {r['input']} | {r['size']} | "
-                     f"{r['median']:.1f}{flag} | {r['max']:.1f} | {r['status']} | {r['bytes']} |")
+                     f"{r['median']:.1f}{flag} | {r['max']:.1f} | {part:.1f}{part_flag} | "
+                     f"{r['status']} | {r['bytes']} |")
     return "\n".join(lines)
 
 
@@ -240,16 +266,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", default="", help="endpoints whose label holds this text")
     parser.add_argument("--quick", action="store_true",
                         help="fewer base bodies (one snapshot per game, no entered deals)")
+    parser.add_argument("--longest", action="store_true",
+                        help="only the longest match's endpoints (no body search elsewhere)")
     args = parser.parse_args(argv)
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w")  # the table; access lines go nowhere
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
-    from bench.worst_matches import matches
+    from bench.worst_matches import longest, matches
     bench = Bench()
     bench.freeze()
     began = time.monotonic()
     rows = []
-    for source in (stateless, matches):
+    sources = (lambda b, q, o: longest(b, q),) if args.longest else (stateless, matches)
+    for source in sources:
         for endpoint in source(bench, args.quick, args.only):
             if args.only in endpoint.label:
                 rows.append(endpoint.row())
@@ -261,4 +290,6 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # run as bench.worst_inputs, the module bench.worst_matches imports (one LONGEST_PART)
+    from bench import worst_inputs
+    worst_inputs.main()

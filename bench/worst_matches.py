@@ -124,7 +124,12 @@ def longest(bench: Bench, quick: bool) -> Iterator[Endpoint]:
     host, seat = table.token(None), table.token(table.plan[0]["player"])
     reads = [("GET /v1/matches/{id}", "GET", table.url, seat, "a seat's view"),
              ("GET /v1/matches/{id}/events", "GET", f"{table.url}/events?after=0", seat,
-              "every event, a seat"),
+              "the first page, a seat"),
+             ("GET /v1/matches/{id}/events", "GET", f"{table.url}/events?after=0&limit=200",
+              seat, "the first page of 200, a seat"),
+             ("GET /v1/matches/{id}/events", "GET",
+              f"{table.url}/events?after=0&limit=200&wait=1", seat,
+              "a long-poll's first page of 200, a seat"),
              ("GET /v1/matches/{id}/legal-actions", "GET", f"{table.url}/legal-actions", host,
               "the host's"),
              ("POST /v1/matches/{id}/stream-tickets", "POST", f"{table.url}/stream-tickets",
@@ -165,6 +170,8 @@ def _rollback(bench: Bench, table: Table, label: str) -> Iterator[Endpoint]:
     found = Endpoint("POST /v1/matches/{id}/rollback", propose)
     search(found, ((f"{label}: {name}", raw) for name, raw in
                    bodies(proposal(), bench.limit, 7)))
+    found.try_(f"{label}: to version 2 (every action undone: the whole log read)",
+               dumps({**proposal(), "to_version": 2}))
     yield found
     seats = list(table.seats)
     half = len(seats) // 2

@@ -18,6 +18,7 @@ from referee.api.parsing import Blueprint
 
 from referee.matches import creation, disputes, live
 from referee.api import fair_share, open_caps
+from referee.api.audit_text import audit_chunks
 from referee.api.errors import ProblemSchema
 from referee.matches.loading import document_order
 from referee.refusals import InvalidInput
@@ -408,11 +409,14 @@ def audit(match_id):
     Replay: ``POST /v1/games/{game}/setup`` with ``setup``, then ``POST /v1/games/{game}/apply``
     each action in order; the last state equals ``final_state``, and
     ``sha256("<seed>:<id>")`` equals ``commitment``.  403 ``forbidden`` before the end.
-    ``ETag`` is the final version.
+    ``ETag`` is the final version.  The whole history is read before the answer starts (a
+    store failure is still a 503), then the answer is written a part at a time.
     """
     svc = service()
     record = _load(svc, match_id)
-    return svc.audit(record), 200, _etag(record["version"])
+    chunks = audit_chunks(svc.audit(record))
+    return Response(chunks, mimetype=current_app.json.mimetype,
+                    headers=_etag(record["version"]))
 
 
 def _reader(match_id: str, ticket: str | None):

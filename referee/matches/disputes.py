@@ -39,6 +39,7 @@ from referee.matches.envelope import envelope
 from referee.matches.history import Line, actions_of, line_at, replay, reshuffle_seed
 from referee.matches.idempotency import Once, once
 from referee.matches.loading import game_entry
+from referee.matches import pauses
 from referee.matches.service import MatchService, expected_version
 from referee.matches.reading import for_reader
 from referee.refusals import Forbidden, InvalidInput, Refusal, StaleVersion, version_moved
@@ -88,15 +89,14 @@ def propose(svc: MatchService, record: dict[str, Any], caller: Caller, body: dic
                           "to go back to.")
     if not 1 <= target < record["version"]:
         raise _bad_target(f"to_version must be an earlier version, 1 to {record['version'] - 1}.")
-    history = svc.store.actions(record["id"])
+    history = svc.history(record)
     line = line_at(history, target)
     now, then = actions_of(line_at(history)), actions_of(line)
     kept = {step["version"] for step in then}  # a version names its one action: a set,
     undone = [step for step in now if step["version"] not in kept]  # not a list scan
     if not undone and len(now) == len(then):
         raise _bad_target(f"Version {target} has the same game state as now: nothing to undo.")
-    crosses = _crosses_scoring(svc.store.events(record["id"]),
-                               {step["version"] for step in undone})
+    crosses = _crosses_scoring(svc, record, {step["version"] for step in undone})
     approval = "all" if crosses else body.get("approval", "all")
     proposal = {"proposal": record["version"] + 1, "to_version": target,
                 "reason": body["reason"], "approval": approval, "crosses_scoring": crosses,
@@ -169,7 +169,7 @@ def _decide(svc, record, caller, pending, keyed: Once | None) -> Answer:
     vote_event = {"type": "rollback_vote", "proposal": pending["proposal"], "player": voter,
                   "approve": voter in pending["approved_by"]}
     if len(pending["approved_by"]) >= needed:
-        history = svc.store.actions(record["id"])
+        history = svc.history(record)
         return _apply(svc, record, caller, pending, line_at(history, pending["to_version"]),
                       [vote_event], keyed)
     if seats - len(pending["rejected_by"]) < needed:
@@ -192,7 +192,7 @@ def _apply(svc, record, caller, proposal, line: Line, events, keyed: Once | None
     if record["mode"] != "table":  # table mode: the service knows no hidden order
         step["reshuffle"] = reshuffle_seed(record["seed"], record["version"] + 1)
         line = line + [{"version": record["version"] + 1, "reshuffle": step["reshuffle"]}]
-    state = replay(engine, record["setup"], record["seed"], line)
+    state = replay(engine, record["setup"], record["seed"], line, rest=pauses.pause)
     return _commit(svc, record, caller, "applied", keyed, {"state": state, "rollback": None},
                    events + [event], {"rollback": step})
 
@@ -217,10 +217,15 @@ def _outcome(record, numbered, caller: Caller, status: str) -> dict[str, Any]:
             **envelope(entry, record, record["state"], caller)}
 
 
-def _crosses_scoring(events: list[dict[str, Any]], undone_versions: set[int]) -> bool:
-    """True when an undone version closed a hand's scoring (:data:`SCORING_EVENTS`)."""
+def _crosses_scoring(svc: MatchService, record: dict[str, Any], undone_versions: set[int]
+                     ) -> bool:
+    """True when an undone version closed a hand's scoring (:data:`SCORING_EVENTS`).  The
+    log is in version order, so only its tail is read: from the end back to the first event
+    of the earliest undone version (:meth:`MatchService.logged_since`), not the whole."""
+    if not undone_versions:
+        return False
     return any(ev["type"] in SCORING_EVENTS and ev.get("version") in undone_versions
-               for ev in events)
+               for ev in svc.logged_since(record, min(undone_versions)))
 
 
 def _named(step: dict[str, Any]) -> dict[str, Any]:

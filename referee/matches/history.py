@@ -23,9 +23,10 @@ audit's ``steps`` are the final line, so the README's replay gives the final sta
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from referee.games.base import Engine
+from referee.matches import pauses
 
 Step = dict[str, Any]
 """``{"version", "action"}`` or ``{"version", "reshuffle"}``."""
@@ -73,12 +74,16 @@ def actions_of(line: Line) -> Line:
     return [step for step in line if "action" in step]
 
 
-def replay(engine: Engine, setup: dict[str, Any], seed: int | str, line: Line
-           ) -> dict[str, Any]:
+def replay(engine: Engine, setup: dict[str, Any], seed: int | str, line: Line,
+           rest: Callable[[], None] | None = None) -> dict[str, Any]:
     """The state reached by taking ``line``'s steps in a game dealt from ``setup`` and
-    ``seed``: each action applied (the engine checks it again), each reshuffle made."""
+    ``seed``: each action applied (the engine checks it again), each reshuffle made;
+    ``rest()`` after every :data:`referee.matches.pauses.REPLAY_STEPS` steps (the worker
+    serves others meanwhile: :func:`referee.matches.pauses.pause`)."""
     state = engine.setup(setup, seed)
-    for step in line:
+    for index, step in enumerate(line, start=1):
+        if rest is not None and index % pauses.REPLAY_STEPS == 0:
+            rest()
         if "reshuffle" in step:
             state = engine.reshuffle_hidden(state, step["reshuffle"])
         else:

@@ -56,7 +56,8 @@ from referee.matches.loading import game_entry
 from referee.matches.callers import Caller, still_holds
 from referee.matches.envelope import envelope
 from referee.matches.service import rollback_view, stored
-from referee.matches.reading import for_reader, page
+from referee.matches import pauses
+from referee.matches.reading import for_reader, page, visible_window
 from referee.schemas.matches import PAGE_EVENTS
 from referee.refusals import NotFound, Refusal, Unauthorized
 from referee.store import MatchNotFound, MatchStore, StoreUnavailable
@@ -163,7 +164,12 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
     most ``limit`` seconds, a heartbeat after each ``heartbeat`` quiet seconds (see the module
     docstring), its views and events rendered in ``lang`` (the request's negotiated language:
     the stream outlives its request).  Reads the store once per change (a read shared with the
-    other readers of the match woken by the same change); never raises once started."""
+    other readers of the match woken by the same change); never raises once started.
+
+    A reader far behind (a finished match followed from its start: 19,000 events on the
+    longest) catches up :data:`~referee.matches.pauses.CHUNK` events per read, a pause
+    between two (:func:`~referee.matches.pauses.pause`: the worker serves others), the same
+    text in the end as one read of them all would send."""
     deadline = time.monotonic() + limit
     shown = None
     yield "retry: 2000\n\n"
@@ -182,6 +188,13 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
             if not still_holds(record, caller):
                 yield sse({"version": shown, "reason": "revoked"}, "end")
                 return
+            if len(logged) >= pauses.CHUNK:  # catching up: this part, a pause, then the rest
+                text = _once(rendered, lang, _events_but_last, logged, caller)
+                after = logged[-2]["seq"]
+                if text:
+                    yield text
+                pauses.pause()
+                continue
             # what one change brings goes out in one write
             sent = [_once(rendered, lang, _events_text, logged, caller)]
             after = logged[-1]["seq"] if logged else after
@@ -208,7 +221,7 @@ def _read_accepted(store: MatchStore):
     service wrote it), shared by the readers the same change woke, with the memo of what they
     rendered from it (:func:`_once`)."""
     def read(match_id: str, after: int):
-        record, logged = store.read(match_id, after)
+        record, logged = store.read(match_id, after, pauses.CHUNK)
         return stored(record), logged, {}
     return read
 
@@ -227,6 +240,14 @@ def _once(rendered: dict, lang: str, render, part, caller: Caller):
 def _events_text(logged: list[dict[str, Any]], caller: Caller) -> str:
     """The SSE messages of the events of ``logged`` that ``caller`` may see."""
     return "".join(sse(ev, "event", ev["seq"]) for ev in for_reader(logged, caller.viewer))
+
+
+def _events_but_last(logged: list[dict[str, Any]], caller: Caller) -> str:
+    """:func:`_events_text` of a part of the log whose last event is left for the next part
+    (the next event decides whether it is sent: :func:`referee.matches.reading.for_reader`)."""
+    last = logged[-1]["seq"]
+    return "".join(sse(ev, "event", ev["seq"]) for ev in for_reader(logged, caller.viewer)
+                   if ev["seq"] != last)
 
 
 def _view_text(record: dict[str, Any], caller: Caller) -> tuple[str, bool]:
@@ -249,16 +270,21 @@ def long_poll(store: MatchStore, record: dict[str, Any], caller: Caller, after: 
     with store.feed.watch(record["id"]) as watch:
         while True:
             watch.clear()
+            read: list[dict[str, Any]] = []
+
+            def window(start: int, count: int, match_id: str = record["id"]):
+                found, logged = store.read(match_id, start, count)
+                read[:] = [found]
+                return logged
             try:
-                record, logged = store.read(record["id"], after)
-                record = stored(record)
+                events = visible_window(window, caller.viewer, after, limit)
+                record = stored(read[0])
             except MatchNotFound:
                 raise NotFound(f"The match {record['id']!r} was deleted or "
                                    "expired.") from None
             if not still_holds(record, caller):
                 raise Unauthorized("This token was re-issued while waiting: it no longer "
                                    "reads this match.")
-            events = for_reader(logged, caller.viewer)
             left = deadline - time.monotonic()
             if events or left <= 0 or over(record["state"]):
                 events, following = page(events, limit)

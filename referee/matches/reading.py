@@ -11,7 +11,7 @@ long-poll and the stream) goes through it, so the rule lives in one place.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from referee.games.base import event_visible
 from referee.schemas.matches import PAGE_EVENTS
@@ -67,3 +67,27 @@ def page(events: list[dict[str, Any]], limit: int = PAGE_EVENTS
     if cut >= len(events):
         return events, None
     return events[:cut], events[cut - 1]["seq"]
+
+
+def visible_window(read: Callable[[int, int], list[dict[str, Any]]], viewer: str | None,
+                   after: int, limit: int) -> list[dict[str, Any]]:
+    """What :func:`page` needs of the events ``viewer`` may see after ``seq`` ``after``:
+    the same first page and ``next`` as ``for_reader`` of the whole rest of the log gives, from
+    a bounded part of it.  ``read(after, count)``: the next ``count`` logged events after
+    ``seq`` ``after`` (fewer at the log's end).
+
+    Reads windows of ``2 * limit + 2`` events (doubling while the reader sees too few of
+    them) until the log ends (then every visible event after ``after``: the page's ``next``
+    may be ``None``) or the reader sees more than ``limit`` of them (then the page stops at
+    ``limit`` or before, with the same ``next``).  The last event read may be kept wrongly
+    (its private twin, unread, would replace it: :func:`for_reader`), but it is past the
+    page: it is the last of more than ``limit``."""
+    logged: list[dict[str, Any]] = []
+    count = 2 * limit + 2
+    while True:
+        got = read(after + len(logged), count)
+        logged += got
+        visible = for_reader(logged, viewer)
+        if len(got) < count or len(visible) > limit:
+            return visible
+        count *= 2

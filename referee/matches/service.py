@@ -15,6 +15,7 @@ with the setup body and every action, so anyone can replay it through the statel
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import secrets
@@ -26,7 +27,9 @@ from referee.games.base import CheckedState
 from referee.matches.history import action_entry, actions_of, line_at
 from referee.matches.idempotency import Once, once, replay
 from referee.matches.loading import game_entry, load_action, load_setup
-from referee.matches.reading import for_reader, page
+from referee.matches import pauses
+from referee.matches.pauses import read_in_chunks
+from referee.matches.reading import for_reader, page, visible_window
 from referee.schemas.matches import PAGE_EVENTS
 from referee.refusals import (Forbidden, InvalidInput, NotFound, PreconditionRequired, Refusal,
                               StaleVersion, version_moved)
@@ -223,11 +226,19 @@ class MatchService:
 
         ``record`` was read before the events (it names the caller), so a move may land
         between the two reads: its events are then among those read, and the version is the
-        newest logged event's (each carries the version that logged it; the log only grows),
-        never older than an event returned.  Every event up to that version is in the log."""
-        logged = self._or_gone(record["id"], self.store.events, after)
-        version = max([record["version"]] + [ev.get("version", 0) for ev in logged[-1:]])
-        events, following = page(for_reader(logged, caller.viewer), limit)
+        newest event's read (each carries the version that logged it; the log only grows),
+        never older than an event returned.  Every event up to that version is in the log.
+
+        Only a window of the log is read (:func:`referee.matches.reading.visible_window`):
+        about ``2 * limit`` events, however long the match (issue 21 item 1)."""
+        read: list[dict[str, Any]] = []
+
+        def window(start: int, count: int) -> list[dict[str, Any]]:
+            got = self._or_gone(record["id"], self.store.events, start, count)
+            read.extend(got[-1:])
+            return got
+        events, following = page(visible_window(window, caller.viewer, after, limit), limit)
+        version = max([record["version"]] + [ev.get("version", 0) for ev in read])
         return {"version": version, "events": events, "next": following}
 
     def legal_actions(self, record: dict[str, Any], caller: Caller) -> dict[str, Any]:
@@ -252,13 +263,46 @@ class MatchService:
         if not game_entry(record["game"]).engine.is_over(record["state"]):
             raise Forbidden("The audit opens when the match is over: until then "
                           "the seed stays secret.")
-        history = self._or_gone(record["id"], self.store.actions)
+        history = self.history(record)
+        pauses.pause()
         steps = line_at(history)
+        pauses.pause()
         return {"id": record["id"], "game": record["game"],
                 "setup": {**record["setup"], "seed": record["seed"]}, "seed": record["seed"],
                 "commitment": record["commitment"], "version": record["version"],
                 "steps": steps, "actions": [s["action"] for s in actions_of(steps)],
                 "history": history, "final_state": record["state"]}
+
+    def history(self, record: dict[str, Any], rest: Callable[[], None] | None = None
+                ) -> list[dict[str, Any]]:
+        """The match's history entries up to ``record``'s version (one per commit after the
+        first), read :data:`~referee.matches.pauses.CHUNK` at a time, ``rest()`` (default
+        :func:`~referee.matches.pauses.pause`) between two reads
+        (:func:`~referee.matches.pauses.read_in_chunks`: a 12,800-action match is 13 reads,
+        and the worker serves others between them); 404 if the match is gone."""
+        entries = self._or_gone(record["id"], lambda match_id: read_in_chunks(
+            functools.partial(self.store.actions, match_id), rest))
+        return [entry for entry in entries if entry["version"] <= record["version"]]
+
+    def logged_since(self, record: dict[str, Any], version: int,
+                     rest: Callable[[], None] | None = None) -> list[dict[str, Any]]:
+        """The logged events of ``version`` and later, up to ``record``'s ``event_count``, in
+        order: read from the end back, :data:`~referee.matches.pauses.CHUNK` at a time,
+        ``rest()`` (default :func:`~referee.matches.pauses.pause`) between two reads, until
+        an event of an earlier version (the log is in version order); 404 if the match is
+        gone."""
+        found: list[dict[str, Any]] = []
+        end = record["event_count"]
+        while end > 0:
+            start = max(end - pauses.CHUNK, 0)
+            got = self._or_gone(record["id"], self.store.events, start, end - start)
+            found[:0] = got
+            end = start
+            if got and got[0].get("version", 0) < version:
+                break
+            if end > 0:
+                (rest or pauses.pause)()
+        return [ev for ev in found if ev.get("version", 0) >= version]
 
     def delete(self, record: dict[str, Any], caller: Caller) -> None:
         """Delete the match (host token only: 403 ``forbidden`` for a seat)."""

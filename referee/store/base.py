@@ -121,18 +121,24 @@ class MatchStore(ABC):
         """
 
     @abstractmethod
-    def read(self, match_id: str, after: int = 0
+    def read(self, match_id: str, after: int = 0, count: int | None = None
              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """The record and the logged events with ``seq`` > ``after``, as of one instant (one
-        atomic read).  Raises :class:`MatchNotFound`."""
+        """The record and the logged events with ``seq`` > ``after`` (the first ``count`` of
+        them, at least 1; ``None``: all), as of one instant (one atomic read).  Raises
+        :class:`MatchNotFound`."""
 
     @abstractmethod
-    def events(self, match_id: str, after: int = 0) -> list[dict[str, Any]]:
-        """The logged events with ``seq`` greater than ``after``, in order (unfiltered)."""
+    def events(self, match_id: str, after: int = 0, count: int | None = None
+               ) -> list[dict[str, Any]]:
+        """The logged events with ``seq`` greater than ``after``, in order (unfiltered): the
+        first ``count`` of them (at least 1; ``None``: all), so that a page reads a bounded
+        window of a long log, not the whole of it."""
 
     @abstractmethod
-    def actions(self, match_id: str) -> list[dict[str, Any]]:
-        """Every history entry (one per commit), in order."""
+    def actions(self, match_id: str, start: int = 0, count: int | None = None
+                ) -> list[dict[str, Any]]:
+        """The history entries (one per commit), in order, from the ``start``-th (0: the
+        first) on: ``count`` of them (at least 1; ``None``: all)."""
 
     @abstractmethod
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:

@@ -131,23 +131,25 @@ class MemoryStore(MatchStore):
             entry.expires_at = self._clock() + ttl
         self.feed.notify(match_id)
 
-    def read(self, match_id: str, after: int = 0
+    def read(self, match_id: str, after: int = 0, count: int | None = None
              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """Record and events after ``after`` under one lock (see :meth:`MatchStore.read`)."""
         with self._lock:
             entry = self._live(match_id)
             return (json.loads(entry.record),
-                    [json.loads(ev) for ev in entry.events[max(after, 0):]])
+                    [json.loads(ev) for ev in entry.events[_window(after, count)]])
 
-    def events(self, match_id: str, after: int = 0) -> list[dict[str, Any]]:
+    def events(self, match_id: str, after: int = 0, count: int | None = None
+               ) -> list[dict[str, Any]]:
         """Events with ``seq`` > ``after`` (see :meth:`MatchStore.events`)."""
         with self._lock:
-            return [json.loads(ev) for ev in self._live(match_id).events[max(after, 0):]]
+            return [json.loads(ev) for ev in self._live(match_id).events[_window(after, count)]]
 
-    def actions(self, match_id: str) -> list[dict[str, Any]]:
-        """Every applied action (see :meth:`MatchStore.actions`)."""
+    def actions(self, match_id: str, start: int = 0, count: int | None = None
+                ) -> list[dict[str, Any]]:
+        """History entries from ``start`` (see :meth:`MatchStore.actions`)."""
         with self._lock:
-            return [json.loads(a) for a in self._live(match_id).actions]
+            return [json.loads(a) for a in self._live(match_id).actions[_window(start, count)]]
 
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:
         """The response stored under ``key`` (see :meth:`MatchStore.recorded`)."""
@@ -171,3 +173,10 @@ class MemoryStore(MatchStore):
             self._drop(match_id)
         self.feed.notify(match_id)
         return True
+
+
+def _window(after: int, count: int | None) -> slice:
+    """The positions of the ``count`` (at least 1) elements from index ``after`` (the events
+    after ``seq`` ``after``; ``None``: all of them)."""
+    start = max(after, 0)
+    return slice(start, None if count is None else start + max(count, 1))

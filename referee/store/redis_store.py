@@ -117,10 +117,10 @@ after the last.  The events go in one RPUSH per 1000 (Lua's ``unpack`` has a sta
 READ = """
 local record = redis.call('HGET', KEYS[1], 'record')
 if not record then return false end
-return {record, redis.call('LRANGE', KEYS[2], ARGV[1], -1)}
+return {record, redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2])}
 """
-"""KEYS: match, events.  ARGV: first event index.  The record and the events after it, at one
-instant; nil when the match does not exist."""
+"""KEYS: match, events.  ARGV: first and last event index (-1: the end).  The record and those
+events, at one instant; nil when the match does not exist."""
 
 
 def _guarded(method):
@@ -282,23 +282,25 @@ class RedisStore(MatchStore):
             raise VersionConflict(int(outcome[1]))
 
     @_guarded
-    def read(self, match_id: str, after: int = 0
+    def read(self, match_id: str, after: int = 0, count: int | None = None
              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """One Lua read (:data:`READ`; see :meth:`MatchStore.read`)."""
-        found = self._run(READ, self.keys(match_id)[:2], [max(after, 0)])
+        found = self._run(READ, self.keys(match_id)[:2], list(_span(after, count)))
         if not found:
             raise MatchNotFound(match_id)
         return codec.decode(found[0]), [codec.decode(item) for item in found[1]]
 
     @_guarded
-    def events(self, match_id: str, after: int = 0) -> list[dict[str, Any]]:
+    def events(self, match_id: str, after: int = 0, count: int | None = None
+               ) -> list[dict[str, Any]]:
         """Events with ``seq`` > ``after`` (see :meth:`MatchStore.events`)."""
-        return self._list(match_id, 1, max(after, 0))
+        return self._list(match_id, 1, *_span(after, count))
 
     @_guarded
-    def actions(self, match_id: str) -> list[dict[str, Any]]:
-        """Every applied action (see :meth:`MatchStore.actions`)."""
-        return self._list(match_id, 2, 0)
+    def actions(self, match_id: str, start: int = 0, count: int | None = None
+                ) -> list[dict[str, Any]]:
+        """History entries from ``start`` (see :meth:`MatchStore.actions`)."""
+        return self._list(match_id, 2, *_span(start, count))
 
     @_guarded
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:
@@ -322,13 +324,24 @@ class RedisStore(MatchStore):
         return sum(1 for _ in self.client.scan_iter(match=f"{self.prefix}:match:{{*}}",
                                                      count=1000))
 
-    def _list(self, match_id: str, which: int, start: int) -> list[dict[str, Any]]:
-        """Elements ``start``… of list key ``which`` of a match that exists (one round trip)."""
+    def _list(self, match_id: str, which: int, start: int, stop: int = -1
+              ) -> list[dict[str, Any]]:
+        """Elements ``start`` to ``stop`` (-1: the last) of list key ``which`` of a match that
+        exists (one round trip)."""
         keys = self.keys(match_id)
         pipe = self.client.pipeline(transaction=False)
         pipe.exists(keys[0])
-        pipe.lrange(keys[which], start, -1)
+        pipe.lrange(keys[which], start, stop)
         exists, items = pipe.execute()
         if not exists:
             raise MatchNotFound(match_id)
         return [codec.decode(item) for item in items]
+
+
+def _span(after: int, count: int | None) -> tuple[int, int]:
+    """``LRANGE``'s start and stop of the ``count`` (at least 1) elements from index
+    ``after`` (the events after ``seq`` ``after``; ``None``: all of them, stop -1)."""
+    start = max(after, 0)
+    if count is None:
+        return start, -1
+    return start, min(start + max(count, 1) - 1, 2 ** 63 - 1)  # a Redis index is 64-bit

@@ -18,12 +18,12 @@ def test_af_b1_a_move_between_the_two_reads_is_in_the_version_and_the_etag(store
     after = dealt[-1]["seq"]
     events = one.application.extensions["referee.store"].events
 
-    def a_move_lands_first(match_id, after=0):
+    def a_move_lands_first(match_id, after=0, count=None):
         # ben stands (AF-B1: he is on the dealer's right) after the record was read at
         # version 1 and before the events are read.
         moved = Table(two, match.created).act("ben", STAND, version=1)
         assert moved.status_code == 200, moved.get_json()
-        return events(match_id, after)
+        return events(match_id, after, count)
 
     monkeypatch.setattr(one.application.extensions["referee.store"], "events",
                         a_move_lands_first)

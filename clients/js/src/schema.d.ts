@@ -744,7 +744,8 @@ export interface paths {
          * @description Replay: `POST /v1/games/{game}/setup` with `setup`, then `POST /v1/games/{game}/apply`
          *     each action in order; the last state equals `final_state`, and
          *     `sha256("<seed>:<id>")` equals `commitment`.  403 `forbidden` before the end.
-         *     `ETag` is the final version.
+         *     `ETag` is the final version.  The whole history is read before the answer starts (a
+         *     store failure is still a 503), then the answer is written a part at a time.
          */
         get: operations["getMatchesByMatchIdAudit"];
         put?: never;
@@ -3502,7 +3503,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input for an unknown action type; illegal-action with violations when the rules forbid it */
+            /** @description invalid-input (wrong types or an unknown action type: every wrong field of state and action in one answer, in the order the request holds them) or impossible-state (a snapshot of the right types that no legal game reaches, beside a valid action: naming the field and rule); illegal-action with violations when the rules forbid it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3700,7 +3701,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input for an unknown action type */
+            /** @description invalid-input (wrong types or an unknown action type: every wrong field of state and action in one answer, in the order the request holds them) or impossible-state (a snapshot of the right types that no legal game reaches, beside a valid action: naming the field and rule) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3739,7 +3740,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input for an unknown action type; illegal-action with violations when the rules forbid it */
+            /** @description invalid-input (wrong types or an unknown action type: every wrong field of state and action in one answer, in the order the request holds them) or impossible-state (a snapshot of the right types that no legal game reaches, beside a valid action: naming the field and rule); illegal-action with violations when the rules forbid it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3898,7 +3899,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input for an unknown action type */
+            /** @description invalid-input (wrong types or an unknown action type: every wrong field of state and action in one answer, in the order the request holds them) or impossible-state (a snapshot of the right types that no legal game reaches, beside a valid action: naming the field and rule) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3937,7 +3938,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input for an unknown action type; illegal-action with violations when the rules forbid it */
+            /** @description invalid-input (wrong types or an unknown action type: every wrong field of state and action in one answer, in the order the request holds them) or impossible-state (a snapshot of the right types that no legal game reaches, beside a valid action: naming the field and rule); illegal-action with violations when the rules forbid it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4174,7 +4175,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input for an unknown action type */
+            /** @description invalid-input (wrong types or an unknown action type: every wrong field of state and action in one answer, in the order the request holds them) or impossible-state (a snapshot of the right types that no legal game reaches, beside a valid action: naming the field and rule) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4213,7 +4214,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input for an unknown action type; illegal-action with violations when the rules forbid it */
+            /** @description invalid-input (wrong types or an unknown action type: every wrong field of state and action in one answer, in the order the request holds them) or impossible-state (a snapshot of the right types that no legal game reaches, beside a valid action: naming the field and rule); illegal-action with violations when the rules forbid it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4372,7 +4373,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description invalid-input (wrong types, naming each field), impossible-state (a snapshot no legal game reaches, naming the field and rule), or invalid-input for an unknown action type */
+            /** @description invalid-input (wrong types or an unknown action type: every wrong field of state and action in one answer, in the order the request holds them) or impossible-state (a snapshot of the right types that no legal game reaches, beside a valid action: naming the field and rule) */
             422: {
                 headers: {
                     [name: string]: unknown;
