@@ -69,7 +69,7 @@ class Matches(schema.as_state_machine()):
 
 
 TestMatches = Matches.TestCase
-TestMatches.settings = settings(max_examples=60, stateful_step_count=10, deadline=None,
+TestMatches.settings = settings(max_examples=100, stateful_step_count=10, deadline=None,
                                 derandomize=True, database=None,
                                 suppress_health_check=list(HealthCheck))
 
