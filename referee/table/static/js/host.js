@@ -247,8 +247,8 @@ export async function startHost({id, kept, root, page}) {
 
   function render() {
     const m = play.match || first;
-    const actions = m.mode === "table" ? play.legal
-      : play.legal.filter((a) => !m.players.includes(a.player));  // digital: only the host's own
+    const groups = m.mode === "table" ? play.legal  // grouped legal actions
+      : play.legal.filter((g) => !m.players.includes(g.player));  // digital: only the host's own
     root.dataset.version = m.version;
     root.dataset.over = String(Boolean(m.outcome || m.over));
     replace(root, [
@@ -273,7 +273,7 @@ export async function startHost({id, kept, root, page}) {
           page.status(t("table.host.reissued", {player}));
         })}),
       h("section", {"aria-label": t("table.table")}, board(game, gamePart(m), null)),
-      actions.length || m.mode === "table" ? actionsPanel(game, actions, play.send,
+      groups.length || m.mode === "table" ? actionsPanel(game, groups, play.send,
         {busy: play.busy, showPlayer: true}) : null,
       scoreBoard(m),
       proposeForm(m),

@@ -37,7 +37,7 @@ export async function startSeat({id, token, root, page}) {
         ? (approve) => play.run(() => api.voteRollback(id, token, m.rollback.proposal, approve))
         : null}),
       h("section", {"aria-label": t("table.table")}, board(game, part, m.seat, handPick(m))),
-      endBox(m, {}) || actionsPanel(game, play.legal.filter((a) => !(handPick(m) && a.type === "play")),
+      endBox(m, {}) || actionsPanel(game, play.legal.filter((g) => !(handPick(m) && g.type === "play")),
         play.send, {busy: play.busy}),
       scoreBoard(m),
       m.rematch ? h("p", {}, h("a", {href: `#match=${encodeURIComponent(m.rematch)}`,
