@@ -1298,6 +1298,8 @@ export interface components {
             score: {
                 [key: string]: number;
             };
+            /** @description the score sheet, one line per scored hand in order; optional in a submitted snapshot (missing: none kept), continued from it */
+            scored_hands?: components["schemas"]["AllFoursScoredHand"][];
             sides: {
                 [key: string]: string[];
             };
@@ -1371,6 +1373,8 @@ export interface components {
                 [key: string]: number;
             };
             hand_number: number;
+            /** @description the score sheet: one line per scored hand, in order (the state's scored_hands) */
+            hands: components["schemas"]["AllFoursScoredHand"][];
             last_hand: components["schemas"]["AllFoursLastHand"] | null;
         };
         AllFoursScoreRequest: {
@@ -1395,6 +1399,22 @@ export interface components {
             trump: string;
             valid: boolean;
             winner: string | null;
+        };
+        AllFoursScoredAward: {
+            /** @enum {string} */
+            award: "high" | "low" | "jack" | "game" | "renege";
+            points: number;
+            side: string;
+        };
+        AllFoursScoredHand: {
+            awards: components["schemas"]["AllFoursScoredAward"][];
+            hand: number;
+            points: {
+                [key: string]: number;
+            };
+            score: {
+                [key: string]: number;
+            };
         };
         AllFoursSetup: {
             deal?: components["schemas"]["AllFoursDeal"];
@@ -1533,6 +1553,8 @@ export interface components {
             score: {
                 [key: string]: number;
             };
+            /** @description the score sheet, one line per scored hand in order; optional in a submitted snapshot (missing: none kept), continued from it */
+            scored_hands?: components["schemas"]["AllFoursScoredHand"][];
             /** @description an integer, or a string: printable characters (no control, format or bidi characters such as NUL, ESC, a newline or U+202E, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             seed: number | string;
             sides: {
@@ -1594,6 +1616,8 @@ export interface components {
             score: {
                 [key: string]: number;
             };
+            /** @description the score sheet, one line per scored hand in order; optional in a submitted snapshot (missing: none kept), continued from it */
+            scored_hands?: components["schemas"]["AllFoursScoredHand"][];
             sides: {
                 [key: string]: string[];
             };
@@ -2459,6 +2483,10 @@ export interface components {
                 [key: string]: number;
             }[];
             rounds: number;
+            /** @description each player's total after each finished round (one per round_scores) */
+            running_totals: {
+                [key: string]: number;
+            }[];
         };
         GnomingScoreGameRequest: {
             options?: {

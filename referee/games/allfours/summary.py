@@ -40,12 +40,15 @@ def _awaiting(state: dict[str, Any], to_move: list[str]) -> dict[str, Any]:
 
 def _score(state: dict[str, Any]) -> dict[str, Any]:
     """Per side: the match totals toward the target (AF-S6), this hand's points so far (kick,
-    give one) and the last scored hand's awards, each with the side that won it."""
+    give one), the last scored hand's awards, each with the side that won it, and the score
+    sheet: ``hands``, one line per scored hand (``{"hand", "awards": [{"award", "side",
+    "points"}], "points", "score"}``, AF-S1…S4, AF-I1; the state's ``scored_hands``)."""
     return score(by="side", sides=state["sides"], totals=state["score"], wins_by="target",
                  target=state["options"]["target"], still_in=state["players"],
                  breakdown={"hand_number": state["hand_number"],
                             "hand": dict(state["hand_points"]),
-                            "last_hand": _last_hand(state)})
+                            "last_hand": _last_hand(state),
+                            "hands": list(state.get("scored_hands") or [])})
 
 
 def _last_hand(state: dict[str, Any]) -> dict[str, Any] | None:

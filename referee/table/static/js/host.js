@@ -6,7 +6,8 @@ import * as api from "./api.js";
 import {board} from "./boards.js";
 import {h, replace, svg} from "./dom.js";
 import {actionsPanel, awaiting, createPlay, endBox, eventLine, gamePart, liveLine,
-  rollbackBox, ruleTexts, scoreBoard, verdictBlock} from "./play.js";
+  rollbackBox, ruleTexts, verdictBlock} from "./play.js";
+import {scoreBoard} from "./scores.js";
 import {gameOf} from "./seat.js";
 import {gameName, modeName, t, term} from "./strings.js";
 import qrcode from "../vendor/qrcode-generator/qrcode.mjs";
@@ -275,7 +276,7 @@ export async function startHost({id, kept, root, page}) {
       h("section", {"aria-label": t("table.table")}, board(game, gamePart(m), null)),
       groups.length || m.mode === "table" ? actionsPanel(game, groups, play.send,
         {busy: play.busy, showPlayer: true}) : null,
-      scoreBoard(m),
+      scoreBoard(game, m),
       proposeForm(m),
       h("details", {}, h("summary", {}, t("table.host.log")), h("ol", {class: "event-log"},
         ...play.events.map((e) => h("li", {}, eventLine(game, e))))),

@@ -246,17 +246,6 @@ export function rollbackBox(game, rollback, {vote, withdraw, busy}) {
       onclick: withdraw}, t("table.rollback.withdraw")) : null);
 }
 
-/** The running score and, once over, the outcome, from the envelope (`score`, `outcome`). */
-export function scoreBoard(m) {
-  const score = m.score;
-  if (!score || typeof score !== "object") return null;
-  const rows = Object.entries(score.totals || score.per_side || score.per_player || score)
-    .filter(([, v]) => typeof v === "number" || typeof v === "string");
-  if (!rows.length) return null;
-  return h("table", {class: "score"}, h("caption", {}, t("table.score_title")),
-    h("tbody", {}, ...rows.map(([who, v]) => h("tr", {}, h("th", {scope: "row"}, who), h("td", {}, v)))));
-}
-
 /** The end: who won and why, the audit to check the deal, and (host) a rematch. */
 export function endBox(m, {rematch, busy}) {
   if (!isOver(m)) return null;
