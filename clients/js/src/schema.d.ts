@@ -690,8 +690,10 @@ export interface paths {
         };
         /**
          * Read the match: a seat token (`Authorization: Bearer`) gives that seat's view,
-         *     the host token the referee view (never the seed), no token the public view.  401 for
-         *     an unknown token.  `ETag` is the version.
+         *     the host token the referee view (never the seed) and `connections`: each seat's
+         *     open streams and long-polls now (null when not counted), no token the public view.
+         *     401 for an unknown token.  `ETag` is the version (`connections` changes without
+         *     it).
          */
         get: operations["getMatchesByMatchId"];
         put?: never;
@@ -1201,6 +1203,10 @@ export interface components {
             /** @description awaiting as a message (code and params) */
             awaiting_message: components["schemas"]["Message"];
             commitment: string;
+            /** @description the host's read only (GET with the host token): how many streams and long-polls each seat holds open now, in seat order ({"ana": 1, "ben": 0}; 0 for a seat not yet claimed); a phone gone counts until the server sees its stream closed or the stream's lease lapses (REFEREE_STREAM_LEASE_SECONDS). null when they are not counted (REFEREE_STREAMS_PER_TOKEN=0, REFEREE_RATE_LIMITS=off) or their storage does not answer. Changes without the version */
+            connections?: {
+                [key: string]: number;
+            } | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1876,6 +1882,10 @@ export interface components {
             /** @description awaiting as a message (code and params) */
             awaiting_message: components["schemas"]["Message"];
             commitment: string;
+            /** @description the host's read only (GET with the host token): how many streams and long-polls each seat holds open now, in seat order ({"ana": 1, "ben": 0}; 0 for a seat not yet claimed); a phone gone counts until the server sees its stream closed or the stream's lease lapses (REFEREE_STREAM_LEASE_SECONDS). null when they are not counted (REFEREE_STREAMS_PER_TOKEN=0, REFEREE_RATE_LIMITS=off) or their storage does not answer. Changes without the version */
+            connections?: {
+                [key: string]: number;
+            } | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2347,6 +2357,10 @@ export interface components {
             /** @description awaiting as a message (code and params) */
             awaiting_message: components["schemas"]["Message"];
             commitment: string;
+            /** @description the host's read only (GET with the host token): how many streams and long-polls each seat holds open now, in seat order ({"ana": 1, "ben": 0}; 0 for a seat not yet claimed); a phone gone counts until the server sees its stream closed or the stream's lease lapses (REFEREE_STREAM_LEASE_SECONDS). null when they are not counted (REFEREE_STREAMS_PER_TOKEN=0, REFEREE_RATE_LIMITS=off) or their storage does not answer. Changes without the version */
+            connections?: {
+                [key: string]: number;
+            } | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3063,6 +3077,10 @@ export interface components {
             /** @description awaiting as a message (code and params) */
             awaiting_message: components["schemas"]["Message"];
             commitment: string;
+            /** @description the host's read only (GET with the host token): how many streams and long-polls each seat holds open now, in seat order ({"ana": 1, "ben": 0}; 0 for a seat not yet claimed); a phone gone counts until the server sees its stream closed or the stream's lease lapses (REFEREE_STREAM_LEASE_SECONDS). null when they are not counted (REFEREE_STREAMS_PER_TOKEN=0, REFEREE_RATE_LIMITS=off) or their storage does not answer. Changes without the version */
+            connections?: {
+                [key: string]: number;
+            } | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}

@@ -12,6 +12,9 @@ import {gameOf} from "./seat.js";
 import {gameName, modeName, t, term} from "./strings.js";
 import qrcode from "../vendor/qrcode-generator/qrcode.mjs";
 
+/** How often the host's screen reads the seats' connections again (milliseconds). */
+export const CONNECTIONS_EVERY_MS = 4000;
+
 const keep = (id, kept) => sessionStorage.setItem(`referee.table.host.${id}`, JSON.stringify(kept));
 
 /** The setup screen: one state object, one render(). */
@@ -183,9 +186,18 @@ function seatLink(id, player, kept) {
     : `${base}#match=${encodeURIComponent(id)}&token=${encodeURIComponent(kept.seats[player])}`;
 }
 
-/** Each seat: taken or still open (the view's open_seats), its link and QR code, copy and
- *  share, and a new link (the seat's token re-issued: its old phone stops at once). The API
- *  says which seats are claimed, not which phones are connected now. */
+/** Whether a seat's phone follows the match now: the host's read counts each seat's open
+ *  streams (`connections`; null when the service does not count them: then nothing shown). */
+function connection(m, player, i) {
+  if (!m.connections || !(player in m.connections)) return null;
+  const on = m.connections[player] > 0;
+  return [" · ", h("span", {"data-key": `seat-live-${i}`, class: on ? "live-ok" : "muted"},
+    t(on ? "table.host.connected" : "table.host.not_connected"))];
+}
+
+/** Each seat: taken or still open (the view's open_seats), its phone connected or not, its
+ *  link and QR code, copy and share, and a new link (the seat's token re-issued: its old
+ *  phone stops at once). */
 function seatLinks(id, m, kept, {announce, reissue, busy}) {
   const open = m.open_seats || [];
   return h("section", {"aria-label": t("table.host.links")}, h("h2", {}, t("table.host.links")),
@@ -194,7 +206,7 @@ function seatLinks(id, m, kept, {announce, reissue, busy}) {
       const taken = !open.includes(player);
       return h("details", {class: "seat-link"}, h("summary", {}, t("table.host.link_for", {player}),
         " · ", h("span", {"data-key": `seat-state-${i}`, class: taken ? "taken" : "muted"},
-          t(taken ? "table.host.seat_taken" : "table.host.seat_open"))),
+          t(taken ? "table.host.seat_taken" : "table.host.seat_open")), connection(m, player, i)),
         qr(link, t("table.host.qr_for", {player})),
         h("p", {}, h("a", {href: link, "data-key": `link-${i}`}, t("table.host.open_link", {player}))),
         h("div", {class: "buttons"},
@@ -283,5 +295,14 @@ export async function startHost({id, kept, root, page}) {
     ]);
   }
   await play.start();
-  return {render, stop: play.stop, relang: play.relang};
+  // the seats' connections change without the match changing (no event, no view): read the
+  // match again every few seconds while the host's screen is open, drawn only when they changed
+  const watch = setInterval(async () => {
+    const m = play.match;
+    const seen = await api.readMatch(id, token).catch(() => null);
+    if (!m || !seen || JSON.stringify(seen.connections) === JSON.stringify(m.connections)) return;
+    m.connections = seen.connections;
+    render();
+  }, CONNECTIONS_EVERY_MS);
+  return {render, stop: () => { clearInterval(watch); play.stop(); }, relang: play.relang};
 }
