@@ -79,6 +79,14 @@ class AllFoursLastHandSchema(Schema):
     reneges = fields.Integer(required=True, metadata={"description": "reneges proven (AF-I1)"})
 
 
+class AllFoursSheetLineSchema(allfours.ScoredHandSchema):
+    """A line of the score sheet as the envelope gives it: the state's, and the points the
+    hand gave at the deal and the beg (kicks, AF-K1, AF-B3, AF-B4; a give one, AF-B2)."""
+
+    deal_points = fields.Dict(required=True, metadata={
+        "description": "per side: the hand's points not from its awards"}, **_COUNTS)
+
+
 class AllFoursScoreBreakdownSchema(Schema):
     """All Fours' score detail: the hand being played, the last scored hand and every scored
     hand's line of the score sheet."""
@@ -87,7 +95,7 @@ class AllFoursScoreBreakdownSchema(Schema):
     hand = fields.Dict(required=True, metadata={"description": "this hand's points per side "
                                                 "so far (the kick, give one)"}, **_COUNTS)
     last_hand = fields.Nested(AllFoursLastHandSchema, required=True, allow_none=True)
-    hands = List(fields.Nested(allfours.ScoredHandSchema), required=True, metadata={
+    hands = List(fields.Nested(AllFoursSheetLineSchema), required=True, metadata={
         "description": "the score sheet: one line per scored hand, in order (the state's "
                        "scored_hands)"})
 

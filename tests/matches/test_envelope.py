@@ -106,7 +106,8 @@ def test_af_s1_s4_the_last_hand_s_high_low_jack_and_game_with_the_side_of_each(c
     assert score["breakdown"]["hands"] == [{
         "hand": 1, "awards": [{"award": kind, "side": "X", "points": 1}
                               for kind in ("high", "low", "jack", "game")],
-        "points": {"X": 4, "Y": 1}, "score": {"X": 4, "Y": 1}}]
+        "points": {"X": 4, "Y": 1}, "score": {"X": 4, "Y": 1},
+        "deal_points": {"X": 0, "Y": 1}}]  # the give one
     assert score["sides"] == {"X": ["kiri", "lena"], "Y": ["tano", "omar"]}
     waiting = match.read("omar")
     # AF-D2: the deal passes to the right (tano, next after kiri)

@@ -16,13 +16,13 @@ pytestmark = needs_browser
 
 def _sheet_rows(page, key: str) -> dict[str, list[str]]:
     """The score sheet's body rows by their ``data-<key>`` (hand or round number): each
-    row's cells' text (the row's head first)."""
+    row's cells' text, its white space made single spaces (the row's head first)."""
     rows = page.locator(f'[data-key="score-sheet"] tbody tr[data-{key}]')
     out = {}
     for i in range(rows.count()):
         row = rows.nth(i)
         out[row.get_attribute(f"data-{key}")] = [
-            row.locator("th, td").nth(j).inner_text().strip()
+            " ".join(row.locator("th, td").nth(j).inner_text().split())
             for j in range(row.locator("th, td").count())]
     return out
 
@@ -38,13 +38,15 @@ def test_af_s1_s4_the_score_sheet_shows_each_award_and_the_hand_s_points(server,
     assert list(rows) == ["1"]
     cells = rows["1"]
     assert cells[0] == "1"
-    # the columns: Hand, High, Low, Jack, Game, then each side (ana, ben)
-    for column, kind in enumerate(("high", "low", "jack", "game"), start=1):
+    # the columns: Hand, Kick and beg, High, Low, Jack, Game, then each side (ana, ben)
+    deal = [f"{side} +{n}" for side, n in line["deal_points"].items() if n]
+    assert cells[1] == (", ".join(deal) or "—")
+    for column, kind in enumerate(("high", "low", "jack", "game"), start=2):
         won = [a for a in line["awards"] if a["award"] == kind]
         expected = ", ".join(a["side"] if a["points"] == 1 else f"{a['side']} +{a['points']}"
                              for a in won) or "—"
         assert cells[column] == expected, (kind, line["awards"])
-    for column, side in enumerate(("ana", "ben"), start=5):
+    for column, side in enumerate(("ana", "ben"), start=6):
         assert cells[column] == f"+{line['points'][side]} total {line['score'][side]}"
         total = host.locator(f'[data-key="score-sheet"] tfoot [data-total="{side}"]')
         assert total.inner_text() == str(score["totals"][side])

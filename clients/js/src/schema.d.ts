@@ -1380,7 +1380,7 @@ export interface components {
             };
             hand_number: number;
             /** @description the score sheet: one line per scored hand, in order (the state's scored_hands) */
-            hands: components["schemas"]["AllFoursScoredHand"][];
+            hands: components["schemas"]["AllFoursSheetLine"][];
             last_hand: components["schemas"]["AllFoursLastHand"] | null;
         };
         AllFoursScoreRequest: {
@@ -1498,6 +1498,20 @@ export interface components {
                 [key: string]: string[];
             };
             tricks: components["schemas"]["AllFoursSheetTrick"][];
+        };
+        AllFoursSheetLine: {
+            awards: components["schemas"]["AllFoursScoredAward"][];
+            /** @description per side: the hand's points not from its awards */
+            deal_points: {
+                [key: string]: number;
+            };
+            hand: number;
+            points: {
+                [key: string]: number;
+            };
+            score: {
+                [key: string]: number;
+            };
         };
         AllFoursSheetTrick: {
             /** @description one card per player, so at most 4 (the most players) */

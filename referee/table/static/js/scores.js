@@ -1,8 +1,9 @@
 // The scoreboard of each game, drawn from the match envelope's `score` (its `breakdown` is the
 // game's own detail, documented per game in openapi.yaml): All Fours' score sheet hand by hand
-// (who won High, Low, Jack and Game, each hand's points and the score after it), Gnoming's
-// rounds (each player's round score and total after it), Coup's influence and coins, Spy's
-// exposed cards and who is out. Nothing is added up here: every number is the service's.
+// (the kicks' and beg's points, who won High, Low, Jack and Game, each hand's points and the
+// score after it), Gnoming's rounds (each player's round score and total after it), Coup's
+// influence and coins, Spy's exposed cards and who is out. Nothing is added up here: every
+// number is the service's.
 import {h} from "./dom.js";
 import {t} from "./strings.js";
 
@@ -27,6 +28,12 @@ function awardCell(line, kind) {
     ? won.map((a) => (a.points === 1 ? a.side : `${a.side} +${a.points}`)).join(", ") : DASH);
 }
 
+/** The points a hand gave at the deal and the beg (kicks, a give one), by side, or a dash. */
+function dealCell(line) {
+  const got = Object.entries(line.deal_points || {}).filter(([, n]) => n > 0);
+  return h("td", {"data-award": "deal"}, got.length ? got.map(([side, n]) => `${side} +${n}`).join(", ") : DASH);
+}
+
 /** All Fours: one row per scored hand (the breakdown's `hands`), then the score now. */
 function allFoursSheet(score) {
   const lines = score.breakdown.hands || [];
@@ -35,13 +42,13 @@ function allFoursSheet(score) {
     ? [...AWARDS, "renege"] : AWARDS;
   return h("table", {class: "score sheet", "data-key": "score-sheet"},
     h("caption", {}, t("table.sheet.title")),
-    h("thead", {}, h("tr", {}, th(t("table.sheet.hand")), ...kinds.map((k) => th(AWARD_TITLES[k]())),
-      ...units.map((u) => th(u)))),
+    h("thead", {}, h("tr", {}, th(t("table.sheet.hand")), th(t("table.sheet.deal_points")),
+      ...kinds.map((k) => th(AWARD_TITLES[k]())), ...units.map((u) => th(u)))),
     h("tbody", {}, ...lines.map((line) => h("tr", {"data-hand": line.hand},
-      rowHead(String(line.hand)), ...kinds.map((k) => awardCell(line, k)),
+      rowHead(String(line.hand)), dealCell(line), ...kinds.map((k) => awardCell(line, k)),
       ...units.map((u) => pointsCell(line.points[u], line.score[u]))))),
     h("tfoot", {}, h("tr", {}, rowHead(t("table.score_title")),
-      h("td", {colspan: kinds.length}, score.target ? t("table.sheet.target", {n: score.target}) : ""),
+      h("td", {colspan: kinds.length + 1}, score.target ? t("table.sheet.target", {n: score.target}) : ""),
       ...units.map((u) => h("td", {class: "num", "data-total": u}, String(score.totals[u]))))));
 }
 
