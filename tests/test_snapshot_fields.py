@@ -47,6 +47,9 @@ STILL_VALID = [
     (r"all-fours", r"state\.last_hand\.(points|game\.totals)\.P", ("other", "domain"),
      "an earlier hand's record (its cards are gone, so it cannot be scored again): whole "
      "points per side, Game totals at most 80 (AF-S4); right after the hand it is scored again"),
+    (r"all-fours", r"state\.scored_hands", ("removed",),
+     "the score sheet is optional: a snapshot kept without one is played on and the sheet "
+     "begun from it (tests/allfours/test_snapshot.py)"),
     (r"all-fours", r"state\.trick\.leader", ("other",),
      "in the deal phase the current trick is a placeholder the next deal replaces (AF-P1)"),
     (r"gnoming", r"state\.reshuffles", ("domain", "other"),

@@ -165,10 +165,16 @@ class Match(MethodView):
     @problems(401, 404)
     def get(self, match_id):
         """Read the match: a seat token (``Authorization: Bearer``) gives that seat's view,
-        the host token the referee view (never the seed), no token the public view.  401 for
-        an unknown token.  ``ETag`` is the version."""
+        the host token the referee view (never the seed) and ``connections``: each seat's
+        open streams and long-polls now (null when not counted), no token the public view.
+        401 for an unknown token.  ``ETag`` is the version (``connections`` changes without
+        it)."""
         svc, record, caller = _with_caller(match_id)
-        return svc.view(record, caller), 200, _etag(record["version"])
+        view = svc.view(record, caller)
+        if caller.host:
+            caps = current_app.extensions.get("referee.open_caps")
+            view["connections"] = None if caps is None else caps.connections(record)
+        return view, 200, _etag(record["version"])
 
     @blp.response(204)
     @problems(401, 403, 404)

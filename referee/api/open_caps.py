@@ -16,6 +16,9 @@ otherwise).  A process renews the leases it holds every third of their length
 (:class:`Keeper`, one round trip for all of them), so those of a worker that dies lapse
 within ``REFEREE_STREAM_LEASE_SECONDS`` instead of holding their slots for ever.
 
+The host's read of a match says how many each seat holds open now (``connections``,
+:meth:`OpenCaps.connections`), counted from the same leases.
+
 The next one past a cap answers 429 ``too-many-streams``, naming the cap (``cap``:
 ``streams-per-token`` or ``streams-per-address``, ``limit``: its size) with ``Retry-After``:
 the seconds until the soonest of its leases lapses if its holder stops renewing it.  A limit
@@ -116,7 +119,7 @@ class OpenCaps:
         ``too-many-streams`` when a cap is full."""
         caps = []
         if token_hash is not None and self.per_token > 0:
-            caps.append(("streams-per-token", f"token:{token_hash[:32]}", self.per_token))
+            caps.append(("streams-per-token", _token_key(token_hash), self.per_token))
         if self.per_address > 0:
             caps.append(("streams-per-address", f"ip:{address}", self.per_address))
         if not caps:
@@ -134,6 +137,22 @@ class OpenCaps:
         self.keeper.hold(lease)
         return lease
 
+    def connections(self, record: dict[str, Any]) -> dict[str, int] | None:
+        """How many streams and long-polls each seat of match ``record`` holds open now (its
+        token's leases, a ticket's counted as its token's; ``0`` for a seat not yet claimed),
+        in seat order: ``{"ana": 1, "ben": 0}``.  ``None`` when they are not counted (no cap
+        per token) or the limit storage does not answer.  A stream whose phone went away
+        counts until the server sees it closed (its next heartbeat) or its lease lapses."""
+        if self.per_token <= 0:
+            return None
+        seats = record["seats"]
+        try:
+            return {seat: self.leases.count(_token_key(seats[seat])) if seats.get(seat) else 0
+                    for seat in record["players"]}
+        except Exception as exc:  # noqa: BLE001 - unknown, not a failed read
+            log.warning("open streams not counted (limit storage: %s)", type(exc).__name__)
+            return None
+
     def release(self, lease: Lease) -> None:
         """Give ``lease`` back (a storage error leaves it to lapse by itself)."""
         self.keeper.drop(lease)
@@ -142,6 +161,11 @@ class OpenCaps:
         except Exception as exc:  # noqa: BLE001 - it lapses within the lease's length
             log.warning("stream lease not released (limit storage: %s); it lapses",
                         type(exc).__name__)
+
+
+def _token_key(token_hash: str) -> str:
+    """The cap key of the token whose stored hash is ``token_hash``."""
+    return f"token:{token_hash[:32]}"
 
 
 def _too_many(cap: str, size: int, wait: int) -> Problem:

@@ -60,6 +60,26 @@ class TrickSchema(Schema):
     winner = PlayerName()
 
 
+class ScoredAwardSchema(Schema):
+    """One award a scored hand gave (AF-S6's order): High, Low, Jack, Game or a renege's point."""
+
+    award = fields.String(required=True, validate=validate.OneOf(
+        ["high", "low", "jack", "game", "renege"]))
+    side = fields.String(required=True, validate=validate.Length(1, 64))
+    points = fields.Integer(strict=True, required=True, validate=validate.Range(1))
+
+
+class ScoredHandSchema(Schema):
+    """A line of the score sheet: a scored hand's number, the awards it gave (those scored
+    before a side reached the target, AF-S6), its points per side (the kick's and a give-one's
+    included) and the match score per side after it."""
+
+    hand = fields.Integer(strict=True, required=True, validate=validate.Range(1))
+    awards = List(fields.Nested(ScoredAwardSchema), required=True)
+    points = Seats(fields.Integer(strict=True), keys=SIDE_NAME, required=True)
+    score = Seats(fields.Integer(strict=True), keys=SIDE_NAME, required=True)
+
+
 class StateSchema(Schema):
     """An All Fours snapshot as returned by setup/apply (types only: ``check_snapshot`` decides
     whether it is possible)."""
@@ -93,6 +113,9 @@ class StateSchema(Schema):
     hand_points = Seats(fields.Integer(strict=True), keys=SIDE_NAME,
                               required=True)
     last_hand = fields.Dict(allow_none=True, required=True)
+    scored_hands = List(fields.Nested(ScoredHandSchema), metadata={
+        "description": "the score sheet, one line per scored hand in order; optional in a "
+                       "submitted snapshot (missing: none kept), continued from it"})
     winner = fields.String(allow_none=True, required=True)
 
 

@@ -83,6 +83,15 @@ class MatchCreatedSchema(Schema):
                                                   "match expires"})
 
 
+_CONNECTIONS = (
+    "the host's read only (GET with the host token): how many streams and long-polls each "
+    "seat holds open now, in seat order ({\"ana\": 1, \"ben\": 0}; 0 for a seat not yet "
+    "claimed); a phone gone counts until the server sees its stream closed or the stream's "
+    "lease lapses (REFEREE_STREAM_LEASE_SECONDS). null when they are not counted "
+    "(REFEREE_STREAMS_PER_TOKEN=0, REFEREE_RATE_LIMITS=off) or their storage does not "
+    "answer. Changes without the version")
+
+
 class _MatchHeadSchema(Schema):
     """The match fields of :class:`MatchViewSchema`, before its envelope."""
 
@@ -104,6 +113,8 @@ class _MatchHeadSchema(Schema):
                        "undone_count: how many in all, approved_by, rejected_by), or null"})
     rematch = fields.String(allow_none=True, required=True, metadata={
         "description": "the id of this finished match's rematch, once started"})
+    connections = fields.Dict(keys=fields.String(), values=fields.Integer(), allow_none=True,
+                              metadata={"description": _CONNECTIONS})
 
 
 class MatchViewSchema(EnvelopeSchema, _MatchHeadSchema):

@@ -79,13 +79,25 @@ class AllFoursLastHandSchema(Schema):
     reneges = fields.Integer(required=True, metadata={"description": "reneges proven (AF-I1)"})
 
 
+class AllFoursSheetLineSchema(allfours.ScoredHandSchema):
+    """A line of the score sheet as the envelope gives it: the state's, and the points the
+    hand gave at the deal and the beg (kicks, AF-K1, AF-B3, AF-B4; a give one, AF-B2)."""
+
+    deal_points = fields.Dict(required=True, metadata={
+        "description": "per side: the hand's points not from its awards"}, **_COUNTS)
+
+
 class AllFoursScoreBreakdownSchema(Schema):
-    """All Fours' score detail: the hand being played and the last scored hand."""
+    """All Fours' score detail: the hand being played, the last scored hand and every scored
+    hand's line of the score sheet."""
 
     hand_number = fields.Integer(required=True)
     hand = fields.Dict(required=True, metadata={"description": "this hand's points per side "
                                                 "so far (the kick, give one)"}, **_COUNTS)
     last_hand = fields.Nested(AllFoursLastHandSchema, required=True, allow_none=True)
+    hands = List(fields.Nested(AllFoursSheetLineSchema), required=True, metadata={
+        "description": "the score sheet: one line per scored hand, in order (the state's "
+                       "scored_hands)"})
 
 
 # --- Coup --------------------------------------------------------------------------------
@@ -163,12 +175,15 @@ class GnomingRefereeViewSchema(gnoming.StateSchema):
 
 
 class GnomingScoreBreakdownSchema(Schema):
-    """Gnoming's score detail: the round, each finished round's scores (GN-P1–P7) and this
-    round's points from the face-up cards so far (null once over)."""
+    """Gnoming's score detail: the round, each finished round's scores (GN-P1–P7) and the
+    totals after it (GN-W1), and this round's points from the face-up cards so far (null once
+    over)."""
 
     round = fields.Integer(required=True)
     rounds = fields.Integer(required=True)
     round_scores = List(fields.Dict(**_COUNTS), required=True)
+    running_totals = List(fields.Dict(**_COUNTS), required=True, metadata={
+        "description": "each player's total after each finished round (one per round_scores)"})
     round_points = fields.Dict(required=True, allow_none=True, **_COUNTS)
 
 

@@ -58,6 +58,31 @@ def test_random_digital_games_end_with_a_side_at_the_target(players):
         assert state["score"][loser] < 14  # the game stops at the first side to 14
 
 
+def test_af_s6_the_score_sheet_adds_up_to_the_score():
+    """One line per hand, from hand 1; each line's match score is the line before's plus the
+    hand's points (the kicks of every deal of it, AF-K1 and AF-B4, and a give one, AF-B2,
+    included); the awards to a side are within its points; the final score is the last
+    line's, or more when a later hand's kick or give one reached the target."""
+    rng = random.Random(11)
+    for players in (["ana", "ben"], ["ana", "ben", "cy", "dee"]):
+        for _ in range(10):
+            state = _play_game(rng, players, "digital", 14)
+            score = {side: 0 for side in state["sides"]}
+            for line in state["scored_hands"]:
+                assert line["score"] == {s: score[s] + line["points"][s] for s in score}
+                for side in score:
+                    assert sum(a["points"] for a in line["awards"] if a["side"] == side) \
+                        <= line["points"][side]
+                score = line["score"]
+            hands = [line["hand"] for line in state["scored_hands"]]
+            assert hands == list(range(1, len(hands) + 1))
+            if hands and hands[-1] == state["hand_number"]:  # the last hand's scoring ended it
+                assert score == state["score"]
+            else:  # the game ended at the deal (or beg) of a hand not scored
+                assert len(hands) == state["hand_number"] - 1
+                assert all(score[s] + state["hand_points"][s] <= state["score"][s] for s in score)
+
+
 def test_random_table_games_end_and_reneges_are_caught():
     rng = random.Random(7)
     reneges = 0

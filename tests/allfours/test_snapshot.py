@@ -132,3 +132,39 @@ def test_af_d1_a_digital_snapshot_names_every_card_wherever_it_lies(place):
     with pytest.raises(ImpossibleState) as err:
         ENGINE.check_snapshot(state)
     assert "allfours.snapshot.digital_unknown" in {v.code for v in err.value.violations}
+
+
+def _after_one_hand():
+    """A 2-player game (seed 3) played by each first legal action until its first hand is
+    scored: one line on the score sheet."""
+    state = ENGINE.setup({"players": ["ana", "ben"], "dealer": "ben",
+                          "options": ENGINE.resolve_options({})}, seed=3)
+    while state["phase"] != "hand_over":
+        state, _ = ENGINE.apply(state, ENGINE.legal_actions(state)[0])
+    assert len(state["scored_hands"]) == 1
+    return state
+
+
+def test_af_s6_each_score_sheet_line_is_one_scoring_can_give():
+    state = _after_one_hand()
+    ENGINE.check_snapshot(state)
+    line = state["scored_hands"][0]
+    # the line's score is the match score after the hand, here the whole score (hand 1)
+    assert line["hand"] == 1 and line["score"] == state["score"] == line["points"]
+    for change in (lambda l: l.update(score={"ana": 99, "ben": 99}),  # above the score
+                   lambda l: l.update(hand=2),  # a hand not yet played (hand_number 2)
+                   lambda l: l["awards"].append({"award": "game", "side": "ana",
+                                                 "points": 50}),  # more than its points
+                   lambda l: l.update(points={"ana": 1})):  # not both sides
+        tampered = copy.deepcopy(state)
+        change(tampered["scored_hands"][0])
+        assert _problem_fields(tampered) == ({"state.scored_hands[0]"}, {"AF-S6"})
+
+
+def test_af_s6_a_snapshot_without_a_score_sheet_is_played_on_and_the_sheet_begun():
+    state = _after_one_hand()
+    del state["scored_hands"]  # a snapshot kept before the sheet was
+    ENGINE.check_snapshot(state)
+    while state["phase"] not in ("hand_over", "game_over") or state["hand_number"] == 2:
+        state, _ = ENGINE.apply(state, ENGINE.legal_actions(state)[0])
+    assert [line["hand"] for line in state["scored_hands"]] == [2]

@@ -15,7 +15,7 @@ FIELD_STARTS = frozenset({
     "answer", "bases", "c", "candidates", "cards", "close_window", "colours", "deal", "dealt",
     "declared", "done", "eliminated", "examine", "exposed", "facing", "first_player", "game",
     "last_hand", "lit", "log", "mode", "options", "phase", "pile", "players", "position",
-    "score_before", "seed", "sides", "source", "spy_gap", "state", "steps", "trump", "turn",
+    "score_before", "scored_hands", "seed", "sides", "source", "spy_gap", "state", "steps", "trump", "turn",
     "went_out", "winner"})
 """Field and action names a verdict may open with, lower-case as the client sends them
 (``c{position}`` is Spy's position ``c3``)."""

@@ -33,7 +33,8 @@ def test_af_s6_the_readme_match_from_its_deal_to_its_end(client, table):
     assert start["score"] == {
         "by": "side", "sides": {"ana": ["ana"], "ben": ["ben"]}, "totals": {"ana": 0, "ben": 0},
         "wins_by": "target", "target": 1, "in": ["ana", "ben"],
-        "breakdown": {"hand_number": 1, "hand": {"ana": 0, "ben": 0}, "last_hand": None}}
+        "breakdown": {"hand_number": 1, "hand": {"ana": 0, "ben": 0}, "last_hand": None,
+                      "hands": []}}
     assert match.read(None)["awaiting"] == start["awaiting"]  # the same for every reader
     burmese = client.get(match.url, headers=MY).get_json()
     assert burmese["awaiting"] == "ben သည် မတ်တပ်ရပ် သို့မဟုတ် တောင်းရမည်။"
@@ -48,6 +49,8 @@ def test_af_s6_the_readme_match_from_its_deal_to_its_end(client, table):
     assert (answered["phase"], answered["to_move"], answered["over"]) == ("over", [], True)
     assert answered["score"]["totals"] == {"ana": 0, "ben": 1}
     assert answered["score"]["breakdown"]["hand"] == {"ana": 0, "ben": 1}
+    # the game ended at the give one, before the hand's cards were played: no hand was scored
+    assert answered["score"]["breakdown"]["hands"] == []
     assert answered["awaiting"] == "The game is over: ben won."
     reason = {"code": "allfours.game_over.target", "params": {"side": "ben",
                                                               "target_points": 1}}
@@ -98,6 +101,13 @@ def test_af_s1_s4_the_last_hand_s_high_low_jack_and_game_with_the_side_of_each(c
         "game": {"totals": {"X": 30, "Y": 6}, "side": "X"},
         "points": {"X": 4, "Y": 1}, "reneges": 0}
     assert score["totals"] == {"X": 4, "Y": 1} and score["target"] == 14
+    # the score sheet's line of the hand: each award in AF-S6's order with the side that won
+    # it, the hand's points with Y's give one (AF-B2), and the match score after it
+    assert score["breakdown"]["hands"] == [{
+        "hand": 1, "awards": [{"award": kind, "side": "X", "points": 1}
+                              for kind in ("high", "low", "jack", "game")],
+        "points": {"X": 4, "Y": 1}, "score": {"X": 4, "Y": 1},
+        "deal_points": {"X": 0, "Y": 1}}]  # the give one
     assert score["sides"] == {"X": ["kiri", "lena"], "Y": ["tano", "omar"]}
     waiting = match.read("omar")
     # AF-D2: the deal passes to the right (tano, next after kiri)
@@ -120,13 +130,25 @@ def test_gn_w1_the_final_view_has_the_scores_the_winners_and_nobody_s_turn(clien
         assert (final["phase"], final["to_move"], final["over"]) == ("over", [], True)
         assert final["view"]["turn"]["player"] is None or reader == "host"
         assert final["score"]["breakdown"] == {"round": 1, "rounds": 1,
-                                               "round_scores": [scored], "round_points": None}
+                                               "round_scores": [scored],
+                                               "running_totals": [scored], "round_points": None}
         assert final["score"]["totals"] == scored == over["totals"]  # one round: its score
         assert final["score"]["wins_by"] == "lowest"
         assert final["outcome"]["winners"] == over["winners"]
         best = min(scored.values())
         assert all(scored[w] == best for w in over["winners"])  # GN-W1: the lowest total
         assert f"{best} point" in final["outcome"]["reason"]["message"]
+
+
+def test_gn_w1_the_totals_after_each_round_add_up_the_round_scores(client, table):
+    match = table.create(client, game="gnoming", players=["ana", "ben", "cy"], seed=5,
+                         options={"rounds": 2})
+    match.play_out(random.Random(8))
+    breakdown = match.read("ben")["score"]["breakdown"]
+    first, second = breakdown["round_scores"]
+    # GN-W1: a player's total is the sum of its round scores, round after round
+    assert breakdown["running_totals"] == [first, {p: first[p] + second[p] for p in first}]
+    assert breakdown["running_totals"][-1] == match.read("ben")["score"]["totals"]
 
 
 def test_coup_e1_and_spy_e2_the_players_still_in_and_the_last_one_wins(client, table):

@@ -78,10 +78,15 @@ def two_pods(redis_url, free_port):
         yield int(a.rsplit(":", 1)[1]), int(b.rsplit(":", 1)[1])
 
 
-def test_the_caps_hold_across_two_pods_on_one_redis(two_pods):
+def _on_both_pods(two_pods) -> tuple[Client, Client, dict]:
+    """A client of each pod from one address, and a match made on the first."""
     source = _address()
     a, b = (Client(port, source) for port in two_pods)
-    created = _match(a)
+    return a, b, _match(a)
+
+
+def test_the_caps_hold_across_two_pods_on_one_redis(two_pods):
+    a, b, created = _on_both_pods(two_pods)
     path, seats = f"/v1/matches/{created['id']}/stream", created["seats"]
     held = []
     try:
@@ -107,6 +112,32 @@ def test_the_caps_hold_across_two_pods_on_one_redis(two_pods):
         # a stream closed on pod a frees its slot for pod b (once the server sees it closed)
         held.pop(0).close()
         assert _opens_within(b, path, seats["ana"], held, seconds=10)
+    finally:
+        for conn in held:
+            conn.close()
+
+
+def test_the_host_sees_each_seat_s_streams_on_every_pod(two_pods):
+    """issue 23 item 1: the host's read on one pod counts the seats' streams open on both
+    (their leases are in the one Redis), and a stream closed on the other pod stops counting
+    once that server sees it closed (its next heartbeat, 0.5 s)."""
+    a, b, created = _on_both_pods(two_pods)
+    url, host = f"/v1/matches/{created['id']}", created["host_token"]
+    held = []
+    try:
+        for client in (a, b):
+            status, conn = client.stream(url + "/stream", created["seats"]["ana"])
+            assert status == 200, conn
+            held.append(conn)
+        status, answer, _ = a.json("GET", url, host)
+        assert status == 200 and answer["connections"] == {"ana": 2, "ben": 0}
+        status, answer, _ = b.json("GET", url, created["seats"]["ana"])
+        assert status == 200 and "connections" not in answer
+        held.pop().close()  # the one on pod b
+        deadline = time.monotonic() + 10
+        while a.json("GET", url, host)[1]["connections"]["ana"] != 1:
+            assert time.monotonic() < deadline, "the closed stream still counts"
+            time.sleep(0.2)
     finally:
         for conn in held:
             conn.close()

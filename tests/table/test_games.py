@@ -12,7 +12,9 @@ from tests.table.driving import host_creates, tap_first_moves, version, wait_ver
 pytestmark = needs_browser
 
 
-def test_one_all_fours_hand_in_table_mode_from_the_host_s_phone(server, phone):
+def play_one_all_fours_hand(server, phone):
+    """The host's phone creates a 2-player All Fours match (ana, ben) in table mode and
+    enters its first hand, from the kick (9S) to the twelfth card; returns (page, match id)."""
     host = phone()
     made = host_creates(host, server, "all-fours", ["ana", "ben"], mode="table")
     host.locator(".live.live-ok").wait_for()
@@ -31,10 +33,15 @@ def test_one_all_fours_hand_in_table_mode_from_the_host_s_phone(server, phone):
         wait_version([host], before + 1)
         plays += 1
     assert plays == 12
+    return host, made["id"]
+
+
+def test_one_all_fours_hand_in_table_mode_from_the_host_s_phone(server, phone):
+    host, match_id = play_one_all_fours_hand(server, phone)
     text = host.locator("table.last-hand").inner_text()
     assert "High" in text and "Low" in text and "Jack" in text and "Game" in text
     # the page showed what the service keeps: the hand is scored in the public view
-    public = requests.get(f"{server}/v1/matches/{made['id']}", timeout=10).json()
+    public = requests.get(f"{server}/v1/matches/{match_id}", timeout=10).json()
     assert public["view"]["last_hand"] is not None and public["view"]["hand_number"] == 2
     assert host.problems == []
 

@@ -690,8 +690,10 @@ export interface paths {
         };
         /**
          * Read the match: a seat token (`Authorization: Bearer`) gives that seat's view,
-         *     the host token the referee view (never the seed), no token the public view.  401 for
-         *     an unknown token.  `ETag` is the version.
+         *     the host token the referee view (never the seed) and `connections`: each seat's
+         *     open streams and long-polls now (null when not counted), no token the public view.
+         *     401 for an unknown token.  `ETag` is the version (`connections` changes without
+         *     it).
          */
         get: operations["getMatchesByMatchId"];
         put?: never;
@@ -1201,6 +1203,10 @@ export interface components {
             /** @description awaiting as a message (code and params) */
             awaiting_message: components["schemas"]["Message"];
             commitment: string;
+            /** @description the host's read only (GET with the host token): how many streams and long-polls each seat holds open now, in seat order ({"ana": 1, "ben": 0}; 0 for a seat not yet claimed); a phone gone counts until the server sees its stream closed or the stream's lease lapses (REFEREE_STREAM_LEASE_SECONDS). null when they are not counted (REFEREE_STREAMS_PER_TOKEN=0, REFEREE_RATE_LIMITS=off) or their storage does not answer. Changes without the version */
+            connections?: {
+                [key: string]: number;
+            } | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -1298,6 +1304,8 @@ export interface components {
             score: {
                 [key: string]: number;
             };
+            /** @description the score sheet, one line per scored hand in order; optional in a submitted snapshot (missing: none kept), continued from it */
+            scored_hands?: components["schemas"]["AllFoursScoredHand"][];
             sides: {
                 [key: string]: string[];
             };
@@ -1371,6 +1379,8 @@ export interface components {
                 [key: string]: number;
             };
             hand_number: number;
+            /** @description the score sheet: one line per scored hand, in order (the state's scored_hands) */
+            hands: components["schemas"]["AllFoursSheetLine"][];
             last_hand: components["schemas"]["AllFoursLastHand"] | null;
         };
         AllFoursScoreRequest: {
@@ -1395,6 +1405,22 @@ export interface components {
             trump: string;
             valid: boolean;
             winner: string | null;
+        };
+        AllFoursScoredAward: {
+            /** @enum {string} */
+            award: "high" | "low" | "jack" | "game" | "renege";
+            points: number;
+            side: string;
+        };
+        AllFoursScoredHand: {
+            awards: components["schemas"]["AllFoursScoredAward"][];
+            hand: number;
+            points: {
+                [key: string]: number;
+            };
+            score: {
+                [key: string]: number;
+            };
         };
         AllFoursSetup: {
             deal?: components["schemas"]["AllFoursDeal"];
@@ -1473,6 +1499,20 @@ export interface components {
             };
             tricks: components["schemas"]["AllFoursSheetTrick"][];
         };
+        AllFoursSheetLine: {
+            awards: components["schemas"]["AllFoursScoredAward"][];
+            /** @description per side: the hand's points not from its awards */
+            deal_points: {
+                [key: string]: number;
+            };
+            hand: number;
+            points: {
+                [key: string]: number;
+            };
+            score: {
+                [key: string]: number;
+            };
+        };
         AllFoursSheetTrick: {
             /** @description one card per player, so at most 4 (the most players) */
             cards: ("2C" | "3C" | "4C" | "5C" | "6C" | "7C" | "8C" | "9C" | "10C" | "JC" | "QC" | "KC" | "AC" | "2D" | "3D" | "4D" | "5D" | "6D" | "7D" | "8D" | "9D" | "10D" | "JD" | "QD" | "KD" | "AD" | "2H" | "3H" | "4H" | "5H" | "6H" | "7H" | "8H" | "9H" | "10H" | "JH" | "QH" | "KH" | "AH" | "2S" | "3S" | "4S" | "5S" | "6S" | "7S" | "8S" | "9S" | "10S" | "JS" | "QS" | "KS" | "AS")[];
@@ -1533,6 +1573,8 @@ export interface components {
             score: {
                 [key: string]: number;
             };
+            /** @description the score sheet, one line per scored hand in order; optional in a submitted snapshot (missing: none kept), continued from it */
+            scored_hands?: components["schemas"]["AllFoursScoredHand"][];
             /** @description an integer, or a string: printable characters (no control, format or bidi characters such as NUL, ESC, a newline or U+202E, nothing invisible such as U+3164 or U+2800), Unicode NFC, no white space at either end, not starting with a combining mark */
             seed: number | string;
             sides: {
@@ -1594,6 +1636,8 @@ export interface components {
             score: {
                 [key: string]: number;
             };
+            /** @description the score sheet, one line per scored hand in order; optional in a submitted snapshot (missing: none kept), continued from it */
+            scored_hands?: components["schemas"]["AllFoursScoredHand"][];
             sides: {
                 [key: string]: string[];
             };
@@ -1852,6 +1896,10 @@ export interface components {
             /** @description awaiting as a message (code and params) */
             awaiting_message: components["schemas"]["Message"];
             commitment: string;
+            /** @description the host's read only (GET with the host token): how many streams and long-polls each seat holds open now, in seat order ({"ana": 1, "ben": 0}; 0 for a seat not yet claimed); a phone gone counts until the server sees its stream closed or the stream's lease lapses (REFEREE_STREAM_LEASE_SECONDS). null when they are not counted (REFEREE_STREAMS_PER_TOKEN=0, REFEREE_RATE_LIMITS=off) or their storage does not answer. Changes without the version */
+            connections?: {
+                [key: string]: number;
+            } | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2323,6 +2371,10 @@ export interface components {
             /** @description awaiting as a message (code and params) */
             awaiting_message: components["schemas"]["Message"];
             commitment: string;
+            /** @description the host's read only (GET with the host token): how many streams and long-polls each seat holds open now, in seat order ({"ana": 1, "ben": 0}; 0 for a seat not yet claimed); a phone gone counts until the server sees its stream closed or the stream's lease lapses (REFEREE_STREAM_LEASE_SECONDS). null when they are not counted (REFEREE_STREAMS_PER_TOKEN=0, REFEREE_RATE_LIMITS=off) or their storage does not answer. Changes without the version */
+            connections?: {
+                [key: string]: number;
+            } | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -2459,6 +2511,10 @@ export interface components {
                 [key: string]: number;
             }[];
             rounds: number;
+            /** @description each player's total after each finished round (one per round_scores) */
+            running_totals: {
+                [key: string]: number;
+            }[];
         };
         GnomingScoreGameRequest: {
             options?: {
@@ -3035,6 +3091,10 @@ export interface components {
             /** @description awaiting as a message (code and params) */
             awaiting_message: components["schemas"]["Message"];
             commitment: string;
+            /** @description the host's read only (GET with the host token): how many streams and long-polls each seat holds open now, in seat order ({"ana": 1, "ben": 0}; 0 for a seat not yet claimed); a phone gone counts until the server sees its stream closed or the stream's lease lapses (REFEREE_STREAM_LEASE_SECONDS). null when they are not counted (REFEREE_STREAMS_PER_TOKEN=0, REFEREE_RATE_LIMITS=off) or their storage does not answer. Changes without the version */
+            connections?: {
+                [key: string]: number;
+            } | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}

@@ -97,21 +97,43 @@ def _complete_trick(state: dict[str, Any]) -> list[dict]:
 
 def end_hand(state: dict[str, Any]) -> list[dict]:
     """Score High, Low, Jack, Game and renege penalties in the order of AF-S6, stopping when a
-    side reaches the target; then the deal passes to the right (AF-D2)."""
+    side reaches the target; then the deal passes to the right (AF-D2).  The hand's line of the
+    score sheet is added to ``scored_hands`` (:func:`sheet_line`)."""
     result = hand_awards(dealt=state["dealt"], tricks=state["tricks"], trump=state["trump"],
                          sides=state["sides"], dealer=state["dealer"],
                          options=state["options"], reneges=state["reneges"])
-    events = []
+    events, scored = [], []
     for kind, side, points in result["awards"]:
         events += award(state, kind, side, points)
+        scored.append({"award": kind, "side": side, "points": points})
         if state["phase"] == "game_over":
             break
     state["last_hand"] = {k: result[k] for k in ("high", "low", "jack", "game")}
     state["last_hand"].update(points=dict(state["hand_points"]), reneges=state["reneges"])
     events.append(event("hand_scored", **state["last_hand"]))
+    state["scored_hands"] = [*state.get("scored_hands", []), sheet_line(state, scored)]
     if state["phase"] != "game_over":
         state["phase"] = "hand_over"
         state["next_dealer"] = player_right_of(state["players"], state["dealer"])
         state["hand_number"] += 1
         state["redeals"] = 0
     return events
+
+
+def sheet_line(state: dict[str, Any], awards: list[dict[str, Any]]) -> dict[str, Any]:
+    """The score sheet's line of the hand just scored: ``{"hand", "awards", "points",
+    "score"}``: its number, ``awards`` (``{"award", "side", "points"}`` in AF-S6's order,
+    those scored before a side reached the target), the points the hand gave each side (the
+    kicks of every deal of it included, AF-K1 and AF-B4, and a give one, AF-B2) and the match
+    score after it.  The points are the score's rise since the line before; a sheet begun
+    from a snapshot kept without one counts this deal's points (``hand_points``)."""
+    lines, number, score = state.get("scored_hands") or [], state["hand_number"], state["score"]
+    if lines and lines[-1]["hand"] == number - 1:
+        before = lines[-1]["score"]
+    elif number == 1:
+        before = {side: 0 for side in score}
+    else:
+        before = {side: score[side] - state["hand_points"][side] for side in score}
+    return {"hand": number, "awards": awards,
+            "points": {side: score[side] - before[side] for side in score},
+            "score": dict(score)}

@@ -6,7 +6,9 @@ State (a JSON-compatible dict; see ``snapshot.py`` for the checks a submitted on
 ``hand_over`` → (``deal``) … ``game_over``), ``hands``, ``dealt``, ``stock`` (top first),
 ``kicks``, ``trump``, ``beg``, ``tricks`` (completed: ``leader``, ``cards``, ``players``,
 ``winner``), ``trick`` (current), ``exposed``, ``claims`` and ``reneges`` (table mode),
-``score`` (match), ``hand_points``, ``last_hand``, ``next_dealer``, ``winner``.
+``score`` (match), ``hand_points``, ``last_hand``, ``scored_hands`` (the score sheet: one
+line per scored hand, :func:`referee.games.allfours.apply.end_hand`; optional in a submitted
+snapshot, from which it is continued), ``next_dealer``, ``winner``.
 """
 from __future__ import annotations
 

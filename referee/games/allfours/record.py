@@ -9,7 +9,9 @@
   points AF-S3 gives, ``game`` ``{"totals", "side"}`` (AF-S4), ``points`` per side, and
   ``reneges`` as the renege records AF-I1 keeps;
 - right after a hand is scored (phase ``hand_over``) a ``last_hand`` other than the one the
-  tricks, the deal and the options give (``scoring.hand_awards``).
+  tricks, the deal and the options give (``scoring.hand_awards``);
+- a ``scored_hands`` line (the score sheet, optional) that no scoring gives
+  (:func:`check_sheet`).
 """
 from __future__ import annotations
 
@@ -53,8 +55,64 @@ def per_side_ok(state: dict[str, Any], key: str, problems: Problems,
     return True
 
 
+def check_sheet(state: dict[str, Any], problems: Problems) -> None:
+    """Flag the first line of ``scored_hands`` (AF-S6) that no score sheet kept since any
+    hand can hold (:func:`_line_ok`), or a last line the snapshot's score contradicts
+    (:func:`_last_line_ok`).  Its types were checked by the schema."""
+    lines = state.get("scored_hands") or []
+    before, last_number = {side: 0 for side in state["sides"]}, 0
+    for i, line in enumerate(lines):
+        if not _line_ok(state, line, before, last_number):
+            problems.flag("AF-S6", "allfours.snapshot.scored_hand", f"state.scored_hands[{i}]",
+                          index=i)
+            return
+        before, last_number = line["score"], line["hand"]
+    if lines and not _last_line_ok(state, lines[-1]):
+        problems.flag("AF-S6", "allfours.snapshot.scored_hand",
+                      f"state.scored_hands[{len(lines) - 1}]", index=len(lines) - 1)
+
+
+def _line_ok(state: dict[str, Any], line: dict[str, Any], before: dict[str, int],
+             last_number: int) -> bool:
+    """One line: points and score keyed by the two sides, whole numbers; High, Low, Jack and
+    Game each awarded at most once, to a side, within its points that hand; the hand after
+    the line before (numbers rising) and before ``hand_number`` (or it, once the game is
+    over: the hand that ended it is followed by no deal); the score at least the line
+    before's and at most the snapshot's; the line after hand 1 or after the hand before
+    it, that score plus the hand's points."""
+    sides = set(before)
+    if not all(set(line[key]) == sides and all(map(_whole, line[key].values()))
+               for key in ("points", "score")):
+        return False
+    kinds = [a["award"] for a in line["awards"] if a["award"] != "renege"]
+    if len(set(kinds)) != len(kinds) or any(a["side"] not in sides for a in line["awards"]):
+        return False
+    newest = state["hand_number"] - (state["phase"] != "game_over")
+    points, score = line["points"], line["score"]
+    ok = last_number < line["hand"] <= newest and all(
+        sum(a["points"] for a in line["awards"] if a["side"] == s) <= points[s] <= score[s]
+        and before[s] <= score[s] <= state["score"][s] for s in sides)
+    if ok and line["hand"] == last_number + 1:
+        ok = all(score[s] == before[s] + points[s] for s in sides)
+    return ok
+
+
+def _last_line_ok(state: dict[str, Any], line: dict[str, Any]) -> bool:
+    """The last line and the snapshot's score: equal when its hand ended the game or was
+    just scored (``hand_over``); in the first deal of the hand after it, that score plus
+    the deal's points (a redeal keeps earlier kicks' points, AF-B4, so then only at least)."""
+    score, number = state["score"], state["hand_number"]
+    if line["hand"] == number or (line["hand"] == number - 1 and state["phase"] == "hand_over"):
+        return line["score"] == score
+    if line["hand"] == number - 1 and state["redeals"] == 0 and \
+            state["phase"] in ("beg", "answer", "play", "game_over"):
+        return all(line["score"][s] + state["hand_points"][s] == score[s] for s in score)
+    return True
+
+
 def check_record(state: dict[str, Any], problems: Problems) -> None:
     """Flag every problem of ``score``, ``hand_points`` and ``last_hand`` (module docstring)."""
+    check_sheet(state, problems)
     last = state["last_hand"]
     if last is None:
         return
@@ -129,10 +187,17 @@ def _reneges(state: dict[str, Any], reneges: Any, problems: Problems) -> None:
 
 
 def _same_as_scored(state: dict[str, Any], last: dict[str, Any], problems: Problems) -> None:
-    """Right after the scoring the record is what the hand's cards give (AF-S1…S5, AF-I1)."""
+    """Right after the scoring the record is what the hand's cards give (AF-S1…S5, AF-I1),
+    and so are the awards of the score sheet's last line."""
     scored = hand_awards(dealt=state["dealt"], tricks=state["tricks"], trump=state["trump"],
                          sides=state["sides"], dealer=state["dealer"],
                          options=state["options"], reneges=state["reneges"])
+    lines = state.get("scored_hands") or []
+    if lines and lines[-1]["hand"] == state["hand_number"] - 1 and lines[-1]["awards"] != [
+            {"award": kind, "side": side, "points": points}
+            for kind, side, points in scored["awards"]]:  # not over: every award was scored
+        problems.flag("AF-S6", "allfours.snapshot.scored_hand",
+                      f"state.scored_hands[{len(lines) - 1}]", index=len(lines) - 1)
     expected = {k: scored[k] for k in ("high", "low", "jack", "game")}
     expected.update(points=state["hand_points"], reneges=state["reneges"])
     for key, value in expected.items():

@@ -40,12 +40,29 @@ def _awaiting(state: dict[str, Any], to_move: list[str]) -> dict[str, Any]:
 
 def _score(state: dict[str, Any]) -> dict[str, Any]:
     """Per side: the match totals toward the target (AF-S6), this hand's points so far (kick,
-    give one) and the last scored hand's awards, each with the side that won it."""
+    give one), the last scored hand's awards, each with the side that won it, and the score
+    sheet: ``hands``, one line per scored hand (``{"hand", "awards": [{"award", "side",
+    "points"}], "points", "score", "deal_points"}``, AF-S1…S4, AF-I1; :func:`_sheet`)."""
     return score(by="side", sides=state["sides"], totals=state["score"], wins_by="target",
                  target=state["options"]["target"], still_in=state["players"],
                  breakdown={"hand_number": state["hand_number"],
                             "hand": dict(state["hand_points"]),
-                            "last_hand": _last_hand(state)})
+                            "last_hand": _last_hand(state),
+                            "hands": _sheet(state)})
+
+
+def _sheet(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The score sheet (the state's ``scored_hands``), each line with ``deal_points``: the
+    points of the hand not from its awards, scored at the deal and the beg (the kicks of
+    every deal of it, AF-K1, AF-B3, AF-B4, and a give one, AF-B2), per side."""
+    out = []
+    for line in state.get("scored_hands") or []:
+        awarded = dict.fromkeys(line["points"], 0)
+        for item in line["awards"]:
+            awarded[item["side"]] += item["points"]
+        out.append({**line, "deal_points": {side: line["points"][side] - awarded[side]
+                                            for side in awarded}})
+    return out
 
 
 def _last_hand(state: dict[str, Any]) -> dict[str, Any] | None:

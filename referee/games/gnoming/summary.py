@@ -32,8 +32,19 @@ def summarize(state: dict[str, Any], scored: dict[str, Any], to_move: list[str]
                     wins_by="lowest", still_in=players, breakdown={
                         "round": state["round"], "rounds": state["options"]["rounds"],
                         "round_scores": scored["round_scores"],
+                        "running_totals": _running(scored["round_scores"], players),
                         "round_points": None if over else scored["points"]}),
         outcome=_outcome(scored) if over else None)
+
+
+def _running(round_scores: list[dict[str, int]], players: list[str]) -> list[dict[str, int]]:
+    """Each player's total after each finished round (GN-W1: a total is the sum of the round
+    scores): one entry per entry of ``round_scores``, the last equal to ``totals``."""
+    running, out = {p: 0 for p in players}, []
+    for scores in round_scores:
+        running = {p: running[p] + scores[p] for p in players}
+        out.append(running)
+    return out
 
 
 def _awaiting(state: dict[str, Any], scored: dict[str, Any], to_move: list[str]

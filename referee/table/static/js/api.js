@@ -31,7 +31,10 @@ export const scoreSheet = (sheet) => send((c) => c.scoreTrickSheet(sheet));
 export const createMatch = ({game, players, ...fields}) =>
   send((c) => c.createMatch(game, players, fields, {idempotencyKey: newKey()}));
 export const readMatch = (id, token) => send((c) => c.match(id, token));
-export const legalActions = (id, token) => send((c) => c.matchLegalActions(id, token));
+/** The reader's legal actions grouped for pickers (`?form=grouped`): {actions, groups,
+ *  to_move}, each group {type, player, choices: {field: [values]}, illegal: [combinations]}. */
+export const legalActions = (id, token) =>
+  send((c) => c.matchLegalActions(id, token, {form: "grouped"}));
 /** Send action at version (If-Match), once: a lost answer or a 503 is retried with the same
  *  Idempotency-Key, so the move is applied at most once. */
 export const act = (id, token, action, version) =>

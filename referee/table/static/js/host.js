@@ -6,10 +6,14 @@ import * as api from "./api.js";
 import {board} from "./boards.js";
 import {h, replace, svg} from "./dom.js";
 import {actionsPanel, awaiting, createPlay, endBox, eventLine, gamePart, liveLine,
-  rollbackBox, ruleTexts, scoreBoard, verdictBlock} from "./play.js";
+  rollbackBox, ruleTexts, verdictBlock} from "./play.js";
+import {scoreBoard} from "./scores.js";
 import {gameOf} from "./seat.js";
 import {gameName, modeName, t, term} from "./strings.js";
 import qrcode from "../vendor/qrcode-generator/qrcode.mjs";
+
+/** How often the host's screen reads the seats' connections again (milliseconds). */
+export const CONNECTIONS_EVERY_MS = 4000;
 
 const keep = (id, kept) => sessionStorage.setItem(`referee.table.host.${id}`, JSON.stringify(kept));
 
@@ -182,9 +186,18 @@ function seatLink(id, player, kept) {
     : `${base}#match=${encodeURIComponent(id)}&token=${encodeURIComponent(kept.seats[player])}`;
 }
 
-/** Each seat: taken or still open (the view's open_seats), its link and QR code, copy and
- *  share, and a new link (the seat's token re-issued: its old phone stops at once). The API
- *  says which seats are claimed, not which phones are connected now. */
+/** Whether a seat's phone follows the match now: the host's read counts each seat's open
+ *  streams (`connections`; null when the service does not count them: then nothing shown). */
+function connection(m, player, i) {
+  if (!m.connections || !(player in m.connections)) return null;
+  const on = m.connections[player] > 0;
+  return [" · ", h("span", {"data-key": `seat-live-${i}`, class: on ? "live-ok" : "muted"},
+    t(on ? "table.host.connected" : "table.host.not_connected"))];
+}
+
+/** Each seat: taken or still open (the view's open_seats), its phone connected or not, its
+ *  link and QR code, copy and share, and a new link (the seat's token re-issued: its old
+ *  phone stops at once). */
 function seatLinks(id, m, kept, {announce, reissue, busy}) {
   const open = m.open_seats || [];
   return h("section", {"aria-label": t("table.host.links")}, h("h2", {}, t("table.host.links")),
@@ -193,7 +206,7 @@ function seatLinks(id, m, kept, {announce, reissue, busy}) {
       const taken = !open.includes(player);
       return h("details", {class: "seat-link"}, h("summary", {}, t("table.host.link_for", {player}),
         " · ", h("span", {"data-key": `seat-state-${i}`, class: taken ? "taken" : "muted"},
-          t(taken ? "table.host.seat_taken" : "table.host.seat_open"))),
+          t(taken ? "table.host.seat_taken" : "table.host.seat_open")), connection(m, player, i)),
         qr(link, t("table.host.qr_for", {player})),
         h("p", {}, h("a", {href: link, "data-key": `link-${i}`}, t("table.host.open_link", {player}))),
         h("div", {class: "buttons"},
@@ -247,8 +260,8 @@ export async function startHost({id, kept, root, page}) {
 
   function render() {
     const m = play.match || first;
-    const actions = m.mode === "table" ? play.legal
-      : play.legal.filter((a) => !m.players.includes(a.player));  // digital: only the host's own
+    const groups = m.mode === "table" ? play.legal  // grouped legal actions
+      : play.legal.filter((g) => !m.players.includes(g.player));  // digital: only the host's own
     root.dataset.version = m.version;
     root.dataset.over = String(Boolean(m.outcome || m.over));
     replace(root, [
@@ -273,14 +286,23 @@ export async function startHost({id, kept, root, page}) {
           page.status(t("table.host.reissued", {player}));
         })}),
       h("section", {"aria-label": t("table.table")}, board(game, gamePart(m), null)),
-      actions.length || m.mode === "table" ? actionsPanel(game, actions, play.send,
+      groups.length || m.mode === "table" ? actionsPanel(game, groups, play.send,
         {busy: play.busy, showPlayer: true}) : null,
-      scoreBoard(m),
+      scoreBoard(game, m),
       proposeForm(m),
       h("details", {}, h("summary", {}, t("table.host.log")), h("ol", {class: "event-log"},
         ...play.events.map((e) => h("li", {}, eventLine(game, e))))),
     ]);
   }
   await play.start();
-  return {render, stop: play.stop, relang: play.relang};
+  // the seats' connections change without the match changing (no event, no view): read the
+  // match again every few seconds while the host's screen is open, drawn only when they changed
+  const watch = setInterval(async () => {
+    const m = play.match;
+    const seen = await api.readMatch(id, token).catch(() => null);
+    if (!m || !seen || JSON.stringify(seen.connections) === JSON.stringify(m.connections)) return;
+    m.connections = seen.connections;
+    render();
+  }, CONNECTIONS_EVERY_MS);
+  return {render, stop: () => { clearInterval(watch); play.stop(); }, relang: play.relang};
 }

@@ -15,6 +15,7 @@ export const isOver = (m) => Boolean(m && (m.outcome || m.over));
 
 /** Follow match id as token's reader; onChange() after every change of the returned state. */
 export function createPlay({id, token, game, onChange, announce}) {
+  // legal: the reader's legal actions, grouped (api.legalActions)
   const s = {id, token, game, match: null, legal: [], verdict: null, notice: null,
     live: "connecting", events: [], busy: false};
   // lang: the language of every server sentence held (awaiting, verdict, notice); an answer
@@ -28,7 +29,7 @@ export function createPlay({id, token, game, onChange, announce}) {
     legalAt = at;
     clearTimeout(legalRetry);
     try {
-      s.legal = isOver(s.match) ? [] : (await api.legalActions(id, token)).actions;
+      s.legal = isOver(s.match) ? [] : (await api.legalActions(id, token)).groups;
       legalWait = 1000;
     } catch (problem) {
       // a refused or lost read (429, 503, offline) must not leave the reader without its
@@ -160,29 +161,39 @@ function label(game, action) {
   return [actionName(game, action.type), ...parts];
 }
 
-/** Buttons for actions (the service's list), grouped by player and action type; a card
- *  choice is a row of cards. send(action) on a tap. */
-export function actionsPanel(game, actions, send, {busy = false, showPlayer = false} = {}) {
-  const groups = new Map();
-  for (const action of actions) {
-    const key = `${action.player}\u0000${action.type}`;
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(action);
-  }
+const json = (value) => JSON.stringify(value);
+
+/** The actions a group stands for: every combination of its choices (one value per field, in
+ *  the order of `choices`) but those it lists as illegal, as the service defines them. */
+export function expand(group) {
+  const fields = Object.keys(group.choices);
+  const illegal = new Set(group.illegal.map((c) => json(fields.map((f) => c[f]))));
+  let combos = [[]];
+  for (const f of fields) combos = combos.flatMap((combo) => group.choices[f].map((v) => [...combo, v]));
+  return combos.filter((combo) => !illegal.has(json(combo))).map((combo) =>
+    ({type: group.type, player: group.player, ...Object.fromEntries(fields.map((f, i) => [f, combo[i]]))}));
+}
+
+/** Buttons for the service's grouped legal actions (`?form=grouped`), one group each: a card
+ *  choice (one card field, every value legal) is a row of cards, another group a button per
+ *  action it stands for. send(action) on a tap. */
+export function actionsPanel(game, groups, send, {busy = false, showPlayer = false} = {}) {
   return h("section", {class: "actions-panel", "aria-label": t("table.actions")},
     h("h2", {}, t("table.actions")),
-    actions.length ? null : h("p", {class: "muted"}, t("table.nothing_to_do")),
-    ...[...groups.values()].map((entries, g) => {
-      const fields = Object.keys(entries[0]).filter((name) => !PLAIN.has(name));
-      const picker = fields.length === 1 && CARD_FIELDS.has(fields[0])
-        && entries.every((a) => typeof a[fields[0]] === "string");
-      const title = `${showPlayer ? entries[0].player + " · " : ""}${actionName(game, entries[0].type)}`;
+    groups.length ? null : h("p", {class: "muted"}, t("table.nothing_to_do")),
+    ...groups.map((group, g) => {
+      const fields = Object.keys(group.choices);
+      const picker = fields.length === 1 && CARD_FIELDS.has(fields[0]) && !group.illegal.length
+        && group.choices[fields[0]].every((value) => typeof value === "string");
+      const title = `${showPlayer ? group.player + " · " : ""}${actionName(game, group.type)}`;
+      const pick = (value) => send({type: group.type, player: group.player, [fields[0]]: value});
       return h("div", {class: picker ? "actions picker" : "actions", role: "group", "aria-label": title},
         showPlayer || picker ? h("strong", {}, title) : null,
-        ...entries.map((action, i) => picker
-          ? cardButton(game, action[fields[0]], () => send(action), {disabled: busy, key: `act-${g}-${i}`})
-          : h("button", {type: "button", disabled: busy, "data-key": `act-${g}-${i}`,
-            onclick: () => send(action)}, ...label(game, action))));
+        ...(picker
+          ? group.choices[fields[0]].map((value, i) => cardButton(game, value, pick,
+            {disabled: busy, key: `act-${g}-${i}`}))
+          : expand(group).map((action, i) => h("button", {type: "button", disabled: busy,
+            "data-key": `act-${g}-${i}`, onclick: () => send(action)}, ...label(game, action)))));
     }));
 }
 
@@ -233,17 +244,6 @@ export function rollbackBox(game, rollback, {vote, withdraw, busy}) {
         onclick: () => vote(false)}, t("table.rollback.refuse"))) : null,
     withdraw ? h("button", {type: "button", disabled: busy, "data-key": "withdraw",
       onclick: withdraw}, t("table.rollback.withdraw")) : null);
-}
-
-/** The running score and, once over, the outcome, from the envelope (`score`, `outcome`). */
-export function scoreBoard(m) {
-  const score = m.score;
-  if (!score || typeof score !== "object") return null;
-  const rows = Object.entries(score.totals || score.per_side || score.per_player || score)
-    .filter(([, v]) => typeof v === "number" || typeof v === "string");
-  if (!rows.length) return null;
-  return h("table", {class: "score"}, h("caption", {}, t("table.score_title")),
-    h("tbody", {}, ...rows.map(([who, v]) => h("tr", {}, h("th", {scope: "row"}, who), h("td", {}, v)))));
 }
 
 /** The end: who won and why, the audit to check the deal, and (host) a rematch. */

@@ -5,7 +5,8 @@ import * as api from "./api.js";
 import {board} from "./boards.js";
 import {h, replace} from "./dom.js";
 import {actionsPanel, awaiting, createPlay, endBox, gamePart, liveLine, rollbackBox,
-  scoreBoard, verdictBlock} from "./play.js";
+  verdictBlock} from "./play.js";
+import {scoreBoard} from "./scores.js";
 import {gameName, t} from "./strings.js";
 
 export const gameOf = (m) => (typeof m.game === "string" ? m.game : m.game_name || gamePart(m).game);
@@ -37,9 +38,9 @@ export async function startSeat({id, token, root, page}) {
         ? (approve) => play.run(() => api.voteRollback(id, token, m.rollback.proposal, approve))
         : null}),
       h("section", {"aria-label": t("table.table")}, board(game, part, m.seat, handPick(m))),
-      endBox(m, {}) || actionsPanel(game, play.legal.filter((a) => !(handPick(m) && a.type === "play")),
+      endBox(m, {}) || actionsPanel(game, play.legal.filter((g) => !(handPick(m) && g.type === "play")),
         play.send, {busy: play.busy}),
-      scoreBoard(m),
+      scoreBoard(game, m),
       m.rematch ? h("p", {}, h("a", {href: `#match=${encodeURIComponent(m.rematch)}`,
         "data-key": "to-rematch", onclick: () => sessionStorage.setItem(
           `referee.table.seat.${m.rematch}`, token)}, t("table.end.to_rematch"))) : null,
