@@ -20,6 +20,12 @@ per-address limits tell them apart:
   connections_by_worker`); a request's latency counts from when it was due (waiting for a
   free connection included: no coordinated omission).
 
+The bench measures the server, not how this machine shares its CPU among the clients: the
+attacker's process runs at the lowest priority (``nice 19``, :func:`attacker`), so its own
+load generator — a client that in life runs on another machine — does not take the CPU the
+workers and the other client need.  The server's workers and the other client keep their
+usual priority; the workers still do every request the attacker sends.
+
 Prints one JSON line and writes the section between :data:`BEGIN` and :data:`END` of
 ``bench/RESULTS.md``.  ``python -m bench.starvation [--seconds 30] [--smoke] [--note TEXT]``
 (about 50 s); also the last step of ``python -m bench``.
@@ -30,6 +36,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import shlex
 import sys
 import tempfile
@@ -46,7 +53,7 @@ STREAMS_PER_SEAT = 8
 SENDERS = 32
 """Attacker connections sending the worst bodies: with its 64 streams, within its share of 100
 connections per worker even when one worker takes two thirds of them; more would only wait
-for the address's turns (2 per worker)."""
+for the address's turns (1 per worker for requests with a body)."""
 TARGET_MS = 100.0
 WARM_SECONDS = 3.0
 LIVEZ_PER_S, READS_PER_S = 20, 10
@@ -226,7 +233,8 @@ async def _attack(port: int, bodies, ready, seconds: float, report) -> None:
 
 
 def attacker(port: int, bodies, ready, seconds: float, report) -> None:
-    """The attacker's process (see the module docstring)."""
+    """The attacker's process (see the module docstring), at ``nice 19``."""
+    os.nice(19)
     asyncio.run(_attack(port, bodies, ready, seconds, report))
 
 

@@ -1,7 +1,14 @@
 """Each client address's share of a worker's time: at most ``REFEREE_REQUESTS_PER_ADDRESS``
-(default 1) of one address's requests do their work at once in one worker process; the
-address's other requests wait for a turn, so one client sending many costly requests (each
-bounded, but many at once) delays itself, never the others.
+(default 1) of one address's requests that carry a body do their work at once in one worker
+process; the address's other such requests wait for a turn, so one client sending many costly
+bodies (each bounded, but many at once) delays itself, never the others.
+
+Only a request that carries a body (:func:`carries_body`: ``Content-Length`` above 0, or
+chunked) takes a turn: the costly work is reading, parsing and checking a body, up to the
+body limit.  A request without one (``/livez``, a match read, its events, a stream opening)
+has small work, bounded whatever the client sends, and never waits for a turn — not behind
+another request of its own address, nor behind a body of the same client's that holds the
+turn (its budgets and the caps on streams and connections bound how many it sends).
 
 A gevent worker runs one greenlet's Python at a time, in the order they became ready: without
 turns, a client with a hundred connections each sending a costly body puts a hundred requests
@@ -12,9 +19,9 @@ client's request waits for about one of a heavy client's, never for its queue.
 
 A turn is taken after the body has arrived (:func:`referee.api.limits.read_body`: a slow sender
 holds no turn while it sends) and before it is parsed; it is given back when the answer is
-built, before it is written (a slow reader holds none either).  A long-poll gives its turn back
-while it waits (:func:`idle`); a stream holds one only while it opens.  Calls refused before
-(budgets, tokens, 413) take none.  ``0`` or ``REFEREE_RATE_LIMITS=off``: no turns.
+built, before it is written (a slow reader holds none either).  A long-poll or a stream carries
+no body, so it holds none; one sent with a body gives its turn back while it waits
+(:func:`idle`).  Calls refused before (budgets, tokens, 413) take none.  ``0`` or ``REFEREE_RATE_LIMITS=off``: no turns.
 """
 from __future__ import annotations
 
@@ -73,9 +80,17 @@ def _address() -> str:
     return request.remote_addr or "-"
 
 
+def carries_body() -> bool:
+    """Whether the request carries a body: a ``Content-Length`` above 0 or a chunked
+    ``Transfer-Encoding`` (whatever its method)."""
+    if request.content_length:
+        return True
+    return "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+
+
 def _take() -> None:
     turns = current_app.extensions.get("referee.turns")
-    if turns is None or g.get("turn_of") is not None:
+    if turns is None or g.get("turn_of") is not None or not carries_body():
         return
     if request.method in ("POST", "PUT", "PATCH"):
         read_body()  # the whole body first, with no turn held (cached for the guard)
