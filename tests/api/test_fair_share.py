@@ -37,9 +37,9 @@ def test_an_address_waits_for_its_own_turns_never_another_s():
     assert turns.waiting("a") == turns.waiting("b") == 0
 
 
-def _app(per_address: int = 1):
+def _app(per_address: int = 1, **config):
     return create_app({"TESTING": True, "REDIS_URL": None, "RATE_LIMITS_ENABLED": True,
-                       "REQUESTS_PER_ADDRESS": per_address})
+                       "REQUESTS_PER_ADDRESS": per_address, **config})
 
 
 def test_a_request_without_a_body_never_waits_behind_a_body_s_turn():
@@ -85,11 +85,38 @@ def test_a_long_poll_holds_no_turn_while_it_waits():
         time.sleep(0.01)
     assert feed.watching() == 1
     assert app.extensions["referee.turns"].waiting("127.0.0.1") == 0
+    assert app.extensions["referee.light"].count == 0  # its wait holds no body back either
     # the address's only turn is free while the poll waits: a body is answered meanwhile
     assert client.post("/v1/games/all-fours/setup", json=STATELESS).status_code == 200
     assert poll.is_alive() and feed.watching() == 1
     poll.join(10)
     assert answers[0].status_code == 200
+
+
+def test_a_body_waits_for_the_requests_without_one_under_way_for_a_bounded_time():
+    app = _app(LIGHT_FIRST_SECONDS=30)
+    client = app.test_client()
+    for url in ("/livez", "/v1/games"):  # each counts while under way, and no longer after
+        assert client.get(url).status_code == 200
+    light = app.extensions["referee.light"]
+    assert light.count == 0
+    light.enter()  # another client's match read is under way (waiting on the store)
+    posted = []
+    body = _started(lambda: posted.append(client.post("/v1/games/all-fours/setup",
+                                                      json=STATELESS)))
+    body.join(0.3)
+    assert body.is_alive() and not posted  # the body's work waits for the read
+    light.leave()
+    body.join(10)
+    assert not body.is_alive() and posted[0].status_code == 200
+
+    bounded = _app(LIGHT_FIRST_SECONDS=0.05)
+    bounded.extensions["referee.light"].enter()  # a read that never ends holds it back
+    answer = []
+    body = _started(lambda: answer.append(bounded.test_client().post(
+        "/v1/games/all-fours/setup", json=STATELESS)))
+    body.join(10)
+    assert not body.is_alive() and answer[0].status_code == 200
 
 
 def test_no_turns_with_the_rate_limits_off():
