@@ -238,6 +238,9 @@ def attacker(port: int, bodies, ready, seconds: float, report) -> None:
     asyncio.run(_attack(port, bodies, ready, seconds, report))
 
 
+UNANSWERED_SECONDS = 10.0
+"""A request of the other client unanswered this long counts as status 0 (its latency then at
+least this) and its connection is opened again, so one lost answer cannot hold the run."""
 PINNED = 3
 """Keep-alive connections the other client holds in each worker for each kind of request: a
 request due while all are busy waits for one (and that wait counts in its latency)."""
@@ -281,8 +284,12 @@ async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
     read_path = f"/v1/matches/{created['id']}"
     livez = request_bytes("GET", "/livez", b"")
     both = await _pinned(port, pids, 2 * PINNED)
-    pinned = {"livez": {pid: conns[:PINNED] for pid, conns in both.items()},
-              "match read": {pid: conns[PINNED:] for pid, conns in both.items()}}
+    # a worker short of its share (it accepted too late) splits what it holds between the
+    # two kinds; a kind left with none reads through a new connection (to either worker)
+    # rather than wait for ever for a free one
+    pinned = {"livez": {pid: conns[:len(conns) // 2] or [Connection(port, VICTIM)]
+                        for pid, conns in both.items()},
+              "match read": {pid: conns[len(conns) // 2:] for pid, conns in both.items()}}
     results: dict[tuple[str, int], Result] = {}
     start = time.monotonic()
 
@@ -297,9 +304,9 @@ async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
             raw = livez if kind == "livez" else request_bytes(
                 "GET", read_path, b"", {"Authorization": f"Bearer {tokens[n % len(tokens)]}"})
             try:
-                status, _ = await conn.send(raw)
-            except (OSError, asyncio.IncompleteReadError):
-                status = 0  # the connection broke: counted, and opened again (anywhere)
+                status, _ = await asyncio.wait_for(conn.send(raw), UNANSWERED_SECONDS)
+            except (OSError, asyncio.IncompleteReadError, asyncio.TimeoutError):
+                status = 0  # broke or unanswered: counted, and opened again (anywhere)
                 conn.close()
             result.latencies.append(time.monotonic() - due)
             result.statuses[status] = result.statuses.get(status, 0) + 1
@@ -331,6 +338,7 @@ async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
                      "max_ms": max(whole.latencies) * 1000, "requests": len(whole.latencies),
                      "p99_ms_per_worker": {str(pid): r.percentile(99) * 1000
                                            for (k, pid), r in results.items() if k == kind}}
+    out["pinned_per_worker"] = {str(pid): len(conns) for pid, conns in both.items()}
     report.put(out)
 
 
@@ -383,6 +391,7 @@ def run(seconds: float = 30.0, smoke: bool = False) -> dict:
 def render(result: dict, command: str, note: str = "") -> str:
     """The RESULTS.md section of ``result``."""
     v, a = result["victim"], result["attacker"]
+    pinned = v.pop("pinned_per_worker", {})
     met = all(v[kind]["p99_ms"] <= TARGET_MS for kind in v)
     rows = "\n".join(
         f"| {kind} | {v[kind]['requests']} | {_statuses(v[kind]['answers'])} | "
@@ -405,7 +414,7 @@ sent the worst bodies on {SENDERS} connections: {_statuses(a['answers'])}
 ({a['broken_connections']} connections refused or broken, reopened); its connections per
 worker when the measure began: {' and '.join(map(str, a['connections_per_worker'].values()))};
 the other client read through each worker ({PINNED} keep-alive connections per worker and
-kind):
+kind; held per worker: {', '.join(map(str, pinned.values())) or '?'} of {2 * PINNED}):
 p99 per worker {per_worker}; the two workers used
 {result['worker_cpu_busy']:.2f} CPU seconds per second (2.00: both busy all the time).
 Bodies: {bodies}.
