@@ -27,7 +27,9 @@ workers and the other client need.  The server's workers and the other client ke
 usual priority; the workers still do every request the attacker sends.
 
 Prints one JSON line and writes the section between :data:`BEGIN` and :data:`END` of
-``bench/RESULTS.md``.  ``python -m bench.starvation [--seconds 30] [--smoke] [--note TEXT]``
+``bench/RESULTS.md``.  ``--senders 0`` is the control: the same run without the attack (the
+attacker holds its streams, sends no body), to tell what the shared machine itself costs the
+other client.  ``python -m bench.starvation [--seconds 30] [--smoke] [--note TEXT]``
 (about 50 s); also the last step of ``python -m bench``.
 """
 from __future__ import annotations
@@ -195,7 +197,7 @@ async def _open_stream(port: int, path: str, token: str, stop: float) -> tuple[i
     return status, asyncio.ensure_future(drain())
 
 
-async def _attack(port: int, bodies, ready, seconds: float, report) -> None:
+async def _attack(port: int, bodies, ready, seconds: float, report, senders: int) -> None:
     created = await _create(ATTACKER, port)
     stop = time.monotonic() + seconds
     path = f"/v1/matches/{created['id']}/stream"
@@ -225,17 +227,17 @@ async def _attack(port: int, bodies, ready, seconds: float, report) -> None:
                 await asyncio.sleep(0.2)
         conn.close()
 
-    await asyncio.gather(*(sender(i) for i in range(SENDERS)))
+    await asyncio.gather(*(sender(i) for i in range(senders)))
     for _, task in opened:
         await task
     report.put({"streams_open": sum(1 for status, _ in opened if status == 200),
                 "stream_65th": over, "answers": statuses, "broken_connections": refused})
 
 
-def attacker(port: int, bodies, ready, seconds: float, report) -> None:
+def attacker(port: int, bodies, ready, seconds: float, report, senders: int = SENDERS) -> None:
     """The attacker's process (see the module docstring), at ``nice 19``."""
     os.nice(19)
-    asyncio.run(_attack(port, bodies, ready, seconds, report))
+    asyncio.run(_attack(port, bodies, ready, seconds, report, senders))
 
 
 UNANSWERED_SECONDS = 10.0
@@ -347,8 +349,10 @@ def victim(port: int, pids: list[int], seconds: float, report) -> None:
     asyncio.run(_measure(port, pids, seconds, report))
 
 
-def run(seconds: float = 30.0, smoke: bool = False) -> dict:
-    """Start the servers, run both clients, stop everything; the figures as a dict."""
+def run(seconds: float = 30.0, smoke: bool = False, senders: int = SENDERS) -> dict:
+    """Start the servers, run both clients, stop everything; the figures as a dict.
+    ``senders=0`` is the control: the attacker holds its streams but sends no body, so the
+    other client's figures show what this machine gives it without the attack."""
     warm = 0.5 if smoke else WARM_SECONDS
     if smoke:
         seconds = 2.0
@@ -362,7 +366,7 @@ def run(seconds: float = 30.0, smoke: bool = False) -> dict:
             ctx = multiprocessing.get_context("spawn")
             ready, attack_report, victim_report = ctx.Event(), ctx.Queue(), ctx.Queue()
             attack = ctx.Process(target=attacker, args=(
-                server.port, bodies, ready, seconds + warm + 5, attack_report))
+                server.port, bodies, ready, seconds + warm + 5, attack_report, senders))
             attack.start()
             if not ready.wait(60):
                 raise SystemExit("starvation: the attacker did not get ready")
@@ -383,7 +387,7 @@ def run(seconds: float = 30.0, smoke: bool = False) -> dict:
             server.stop()
     finally:
         redis_server.stop()
-    return {"seconds": seconds, "bodies": [label for label, _, _ in bodies],
+    return {"seconds": seconds, "senders": senders, "bodies": [label for label, _, _ in bodies],
             "attacker": {**attacks, "connections_per_worker": spread}, "victim": victims,
             "worker_cpu_busy": busy}
 
@@ -410,7 +414,7 @@ def render(result: dict, command: str, note: str = "") -> str:
 the default limits; {result['seconds']:.0f} s measured).{(' ' + note) if note else ''}
 
 The attacker ({ATTACKER}) held {a['streams_open']} streams (its 65th: {a['stream_65th']}) and
-sent the worst bodies on {SENDERS} connections: {_statuses(a['answers'])}
+sent the worst bodies on {result.get('senders', SENDERS)} connections: {_statuses(a['answers'])}
 ({a['broken_connections']} connections refused or broken, reopened); its connections per
 worker when the measure began: {' and '.join(map(str, a['connections_per_worker'].values()))};
 the other client read through each worker ({PINNED} keep-alive connections per worker and
@@ -451,9 +455,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--smoke", action="store_true", help="2 s: shows that it runs")
     parser.add_argument("--note", default="")
+    parser.add_argument("--senders", type=int, default=SENDERS,
+                        help="attacker connections sending bodies (0: the control, no attack)")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("RESULTS.md"))
     args = parser.parse_args(argv)
-    result = run(args.seconds, args.smoke)
+    result = run(args.seconds, args.smoke, args.senders)
     print(json.dumps(result))
     write(args.out, render(result, shlex.join(["python", "-m", "bench.starvation", *argv]),
                            args.note))
