@@ -461,7 +461,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     result = run(args.seconds, args.smoke, args.senders)
     print(json.dumps(result))
-    write(args.out, render(result, shlex.join(["python", "-m", "bench.starvation", *argv]),
+    shown = [arg for arg in argv if arg != args.note]  # the note follows in the text
+    write(args.out, render(result, shlex.join(["python", "-m", "bench.starvation", *shown]),
                            args.note))
 
 
