@@ -10,7 +10,7 @@ per-address limits tell them apart:
 
 - the **attacker** (:data:`ATTACKER`) creates an 8-seat Coup match and opens 8 streams per seat
   token (64: its address's cap; a 65th is tried and must answer 429), then sends the worst
-  bodies found among those :mod:`bench.worst_inputs` searches (:func:`worst_bodies`, the
+  bodies found among those :mod:`bench.worst_inputs` searches (:func:`bench.starvation_bodies.worst_bodies`, the
   issue's 4,000-player Gnoming round among them) back to back on :data:`SENDERS` keep-alive
   connections, reconnecting when refused;
 - the **victim** (:data:`VICTIM`) creates a match of its own and, for ``--seconds``, asks
@@ -20,8 +20,16 @@ per-address limits tell them apart:
   connections_by_worker`); a request's latency counts from when it was due (waiting for a
   free connection included: no coordinated omission).
 
+The bench measures the server, not how this machine shares its CPU among the clients: the
+attacker's process runs at the lowest priority (``nice 19``, :func:`attacker`), so its own
+load generator — a client that in life runs on another machine — does not take the CPU the
+workers and the other client need.  The server's workers and the other client keep their
+usual priority; the workers still do every request the attacker sends.
+
 Prints one JSON line and writes the section between :data:`BEGIN` and :data:`END` of
-``bench/RESULTS.md``.  ``python -m bench.starvation [--seconds 30] [--smoke] [--note TEXT]``
+``bench/RESULTS.md``.  ``--senders 0`` is the control: the same run without the attack (the
+attacker holds its streams, sends no body), to tell what the shared machine itself costs the
+other client.  ``python -m bench.starvation [--seconds 30] [--smoke] [--note TEXT]``
 (about 50 s); also the last step of ``python -m bench``.
 """
 from __future__ import annotations
@@ -30,6 +38,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import shlex
 import sys
 import tempfile
@@ -38,6 +47,7 @@ from pathlib import Path
 
 from bench.load import Connection, Result, request_bytes
 from bench.servers import OUT_OF_REACH, Gunicorn, RedisServer, connections_by_worker
+from bench.starvation_bodies import worst_bodies
 
 ATTACKER, VICTIM = "127.0.0.1", "127.0.0.2"
 SEATS = ["ana", "ben", "cy", "dee", "eve", "fay", "gus", "hal"]
@@ -46,7 +56,7 @@ STREAMS_PER_SEAT = 8
 SENDERS = 32
 """Attacker connections sending the worst bodies: with its 64 streams, within its share of 100
 connections per worker even when one worker takes two thirds of them; more would only wait
-for the address's turns (2 per worker)."""
+for the address's turns (1 per worker for requests with a body)."""
 TARGET_MS = 100.0
 WARM_SECONDS = 3.0
 LIVEZ_PER_S, READS_PER_S = 20, 10
@@ -59,94 +69,8 @@ DEFAULT_LIMITS = {"REFEREE_RATE_LIMITS": "on", "REFEREE_LIMIT_CREATE": "20/minut
 which :data:`bench.servers.BUDGETS` lifts for the speed benches: the attacker stays within
 them."""
 
-SEARCH_SECONDS = 12.0
-"""CPU seconds :func:`worst_bodies` spends measuring candidates (the rest of the run stays
-within about a minute)."""
-KEEP = 6
-"""How many of the costliest bodies found the attacker sends, in turn."""
-GAMES = {"coup": {"players": ["ana", "ben", "cy"]}, "spy": {"players": ["ana", "ben"]},
-         "all-fours": {"players": ["ana", "ben"], "dealer": "ana"},
-         "gnoming": {"players": ["ana", "ben", "cy"]}}
-SHEET = {"players": ["ana", "ben"], "dealer": "ana", "kicks": ["4H"], "beg": "stand",
-         "tricks": [{"leader": "ben", "cards": ["2H", "3H"]}]}
-LAYOUTS = {"ana": [["5", "5", "5"]] * 3, "ben": [["1", "2", "3"]] * 3}
-
 BEGIN = "<!-- starvation:begin (written by python -m bench.starvation) -->"
 END = "<!-- starvation:end -->"
-
-
-def _valid_bodies(client) -> list[tuple[str, str, dict]]:
-    """``(label, path, body)``: a valid body of every stateless endpoint (a fresh game's
-    snapshot and one of its legal actions, a trick sheet, a Gnoming round)."""
-    out = []
-    for game, setup in GAMES.items():
-        base = f"/v1/games/{game}"
-        state = client.post(f"{base}/setup", json={**setup, "seed": 7}).get_json()["state"]
-        action = client.post(f"{base}/legal-actions", json={"state": state}
-                             ).get_json()["actions"][0]
-        out += [(f"POST {base}/setup", f"{base}/setup", {**setup, "seed": 7}),
-                (f"POST {base}/legal-actions", f"{base}/legal-actions", {"state": state})]
-        out += [(f"POST {base}/{op}", f"{base}/{op}", {"state": state, "action": action})
-                for op in ("validate", "apply")]
-    return out + [
-        ("POST /v1/games/all-fours/score", "/v1/games/all-fours/score", {"sheet": SHEET}),
-        ("POST /v1/games/gnoming/score-round", "/v1/games/gnoming/score-round",
-         {"round": {"layouts": LAYOUTS}}),
-        ("POST /v1/games/gnoming/score-game", "/v1/games/gnoming/score-game",
-         {"rounds": [{"layouts": LAYOUTS}]})]
-
-
-def _inflated(body: dict):
-    """``(description, JSON bytes)`` of every costly variant :mod:`bench.worst_inputs`
-    searches for ``body``: ``bench.worst_bodies.bodies`` where it exists, else
-    ``worst_inputs.inflations``."""
-    try:
-        from bench.worst_bodies import bodies
-    except ImportError:
-        from bench.worst_inputs import inflations
-        for name, inflated in inflations(body):
-            yield name, json.dumps(inflated).encode()
-        return
-    yield from bodies(body, 256 * 1024, 8)
-
-
-def _variants(label: str, path: str, body: dict):
-    for name, raw in _inflated(body):
-        yield label, path, name, raw
-
-
-def worst_bodies(seconds: float = SEARCH_SECONDS) -> list[tuple[str, str, bytes]]:
-    """``(label, path, body)`` of the :data:`KEEP` costliest bodies found in ``seconds`` of
-    CPU (``time.process_time``, Flask's test client, limits off): the variants
-    :mod:`bench.worst_inputs` searches of each stateless endpoint's valid body, tried in turn
-    across the endpoints, and the issue's 202 KB Gnoming round of 4,000 players' 3×3
-    layouts."""
-    import itertools
-    import os
-    os.environ.setdefault("REFEREE_RATE_LIMITS", "off")  # the test client that measures them
-    from referee.serving.app import create_app
-    client = create_app({"REDIS_URL": None, "RATE_LIMITS_ENABLED": False,
-                         "MAX_LIVE_MATCHES": None, "LOG_LEVEL": "WARNING",
-                         "ACCESS_LOG": False}).test_client()
-    layouts = {f"p{i}": [["1", "2", "3"]] * 3 for i in range(4000)}
-    issue = [("POST /v1/games/gnoming/score-round", "/v1/games/gnoming/score-round",
-              "4000 players' layouts", json.dumps({"round": {"layouts": layouts}}).encode())]
-    streams = [_variants(label, path, body) for label, path, body in _valid_bodies(client)]
-    found = []
-    began = time.process_time()
-    for label, path, name, raw in itertools.chain(
-            issue, (c for batch in itertools.zip_longest(*streams) for c in batch if c)):
-        if time.process_time() - began > seconds:
-            break
-        start = time.process_time()
-        try:
-            client.post(path, data=raw, content_type="application/json")
-        except Exception:  # noqa: BLE001 - a body the test client itself cannot send
-            continue
-        found.append((time.process_time() - start, f"{label} ({name})", path, raw))
-    found.sort(key=lambda item: -item[0])
-    return [(f"{label}, {cpu * 1000:.0f} ms", path, raw)
-            for cpu, label, path, raw in found[:KEEP]]
 
 
 async def _json(conn: Connection, method: str, path: str, body=None, token=None):
@@ -188,7 +112,7 @@ async def _open_stream(port: int, path: str, token: str, stop: float) -> tuple[i
     return status, asyncio.ensure_future(drain())
 
 
-async def _attack(port: int, bodies, ready, seconds: float, report) -> None:
+async def _attack(port: int, bodies, ready, seconds: float, report, senders: int) -> None:
     created = await _create(ATTACKER, port)
     stop = time.monotonic() + seconds
     path = f"/v1/matches/{created['id']}/stream"
@@ -218,18 +142,22 @@ async def _attack(port: int, bodies, ready, seconds: float, report) -> None:
                 await asyncio.sleep(0.2)
         conn.close()
 
-    await asyncio.gather(*(sender(i) for i in range(SENDERS)))
+    await asyncio.gather(*(sender(i) for i in range(senders)))
     for _, task in opened:
         await task
     report.put({"streams_open": sum(1 for status, _ in opened if status == 200),
                 "stream_65th": over, "answers": statuses, "broken_connections": refused})
 
 
-def attacker(port: int, bodies, ready, seconds: float, report) -> None:
-    """The attacker's process (see the module docstring)."""
-    asyncio.run(_attack(port, bodies, ready, seconds, report))
+def attacker(port: int, bodies, ready, seconds: float, report, senders: int = SENDERS) -> None:
+    """The attacker's process (see the module docstring), at ``nice 19``."""
+    os.nice(19)
+    asyncio.run(_attack(port, bodies, ready, seconds, report, senders))
 
 
+UNANSWERED_SECONDS = 10.0
+"""A request of the other client unanswered this long counts as status 0 (its latency then at
+least this) and its connection is opened again, so one lost answer cannot hold the run."""
 PINNED = 3
 """Keep-alive connections the other client holds in each worker for each kind of request: a
 request due while all are busy waits for one (and that wait counts in its latency)."""
@@ -273,8 +201,12 @@ async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
     read_path = f"/v1/matches/{created['id']}"
     livez = request_bytes("GET", "/livez", b"")
     both = await _pinned(port, pids, 2 * PINNED)
-    pinned = {"livez": {pid: conns[:PINNED] for pid, conns in both.items()},
-              "match read": {pid: conns[PINNED:] for pid, conns in both.items()}}
+    # a worker short of its share (it accepted too late) splits what it holds between the
+    # two kinds; a kind left with none reads through a new connection (to either worker)
+    # rather than wait for ever for a free one
+    pinned = {"livez": {pid: conns[:len(conns) // 2] or [Connection(port, VICTIM)]
+                        for pid, conns in both.items()},
+              "match read": {pid: conns[len(conns) // 2:] for pid, conns in both.items()}}
     results: dict[tuple[str, int], Result] = {}
     start = time.monotonic()
 
@@ -289,9 +221,9 @@ async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
             raw = livez if kind == "livez" else request_bytes(
                 "GET", read_path, b"", {"Authorization": f"Bearer {tokens[n % len(tokens)]}"})
             try:
-                status, _ = await conn.send(raw)
-            except (OSError, asyncio.IncompleteReadError):
-                status = 0  # the connection broke: counted, and opened again (anywhere)
+                status, _ = await asyncio.wait_for(conn.send(raw), UNANSWERED_SECONDS)
+            except (OSError, asyncio.IncompleteReadError, asyncio.TimeoutError):
+                status = 0  # broke or unanswered: counted, and opened again (anywhere)
                 conn.close()
             result.latencies.append(time.monotonic() - due)
             result.statuses[status] = result.statuses.get(status, 0) + 1
@@ -323,6 +255,7 @@ async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
                      "max_ms": max(whole.latencies) * 1000, "requests": len(whole.latencies),
                      "p99_ms_per_worker": {str(pid): r.percentile(99) * 1000
                                            for (k, pid), r in results.items() if k == kind}}
+    out["pinned_per_worker"] = {str(pid): len(conns) for pid, conns in both.items()}
     report.put(out)
 
 
@@ -331,8 +264,10 @@ def victim(port: int, pids: list[int], seconds: float, report) -> None:
     asyncio.run(_measure(port, pids, seconds, report))
 
 
-def run(seconds: float = 30.0, smoke: bool = False) -> dict:
-    """Start the servers, run both clients, stop everything; the figures as a dict."""
+def run(seconds: float = 30.0, smoke: bool = False, senders: int = SENDERS) -> dict:
+    """Start the servers, run both clients, stop everything; the figures as a dict.
+    ``senders=0`` is the control: the attacker holds its streams but sends no body, so the
+    other client's figures show what this machine gives it without the attack."""
     warm = 0.5 if smoke else WARM_SECONDS
     if smoke:
         seconds = 2.0
@@ -346,7 +281,7 @@ def run(seconds: float = 30.0, smoke: bool = False) -> dict:
             ctx = multiprocessing.get_context("spawn")
             ready, attack_report, victim_report = ctx.Event(), ctx.Queue(), ctx.Queue()
             attack = ctx.Process(target=attacker, args=(
-                server.port, bodies, ready, seconds + warm + 5, attack_report))
+                server.port, bodies, ready, seconds + warm + 5, attack_report, senders))
             attack.start()
             if not ready.wait(60):
                 raise SystemExit("starvation: the attacker did not get ready")
@@ -367,7 +302,7 @@ def run(seconds: float = 30.0, smoke: bool = False) -> dict:
             server.stop()
     finally:
         redis_server.stop()
-    return {"seconds": seconds, "bodies": [label for label, _, _ in bodies],
+    return {"seconds": seconds, "senders": senders, "bodies": [label for label, _, _ in bodies],
             "attacker": {**attacks, "connections_per_worker": spread}, "victim": victims,
             "worker_cpu_busy": busy}
 
@@ -375,6 +310,7 @@ def run(seconds: float = 30.0, smoke: bool = False) -> dict:
 def render(result: dict, command: str, note: str = "") -> str:
     """The RESULTS.md section of ``result``."""
     v, a = result["victim"], result["attacker"]
+    pinned = v.pop("pinned_per_worker", {})
     met = all(v[kind]["p99_ms"] <= TARGET_MS for kind in v)
     rows = "\n".join(
         f"| {kind} | {v[kind]['requests']} | {_statuses(v[kind]['answers'])} | "
@@ -393,11 +329,11 @@ def render(result: dict, command: str, note: str = "") -> str:
 the default limits; {result['seconds']:.0f} s measured).{(' ' + note) if note else ''}
 
 The attacker ({ATTACKER}) held {a['streams_open']} streams (its 65th: {a['stream_65th']}) and
-sent the worst bodies on {SENDERS} connections: {_statuses(a['answers'])}
+sent the worst bodies on {result.get('senders', SENDERS)} connections: {_statuses(a['answers'])}
 ({a['broken_connections']} connections refused or broken, reopened); its connections per
 worker when the measure began: {' and '.join(map(str, a['connections_per_worker'].values()))};
 the other client read through each worker ({PINNED} keep-alive connections per worker and
-kind):
+kind; held per worker: {', '.join(map(str, pinned.values())) or '?'} of {2 * PINNED}):
 p99 per worker {per_worker}; the two workers used
 {result['worker_cpu_busy']:.2f} CPU seconds per second (2.00: both busy all the time).
 Bodies: {bodies}.
@@ -434,11 +370,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--smoke", action="store_true", help="2 s: shows that it runs")
     parser.add_argument("--note", default="")
+    parser.add_argument("--senders", type=int, default=SENDERS,
+                        help="attacker connections sending bodies (0: the control, no attack)")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("RESULTS.md"))
     args = parser.parse_args(argv)
-    result = run(args.seconds, args.smoke)
+    result = run(args.seconds, args.smoke, args.senders)
     print(json.dumps(result))
-    write(args.out, render(result, shlex.join(["python", "-m", "bench.starvation", *argv]),
+    shown = [arg for arg in argv if arg != args.note]  # the note follows in the text
+    write(args.out, render(result, shlex.join(["python", "-m", "bench.starvation", *shown]),
                            args.note))
 
 

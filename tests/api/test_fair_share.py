@@ -1,6 +1,7 @@
 """Each address's turns at a worker (issue 21 item 2, :mod:`referee.api.fair_share`): at most
-``REQUESTS_PER_ADDRESS`` of one address's requests do their work at once; the others of that
-address wait, another address's do not; a long-poll gives its turn back while it waits."""
+``REQUESTS_PER_ADDRESS`` of one address's requests with a body do their work at once; the others
+of that address wait, another address's do not; a request without a body (``/livez``, a match
+read, a long-poll) takes no turn, so it never waits behind a body's."""
 from __future__ import annotations
 
 import threading
@@ -10,6 +11,7 @@ from referee.api.fair_share import Turns
 from referee.serving.app import create_app
 
 SETUP = {"game": "all-fours", "players": ["ana", "ben"], "dealer": "ana", "seed": 42}
+STATELESS = {k: v for k, v in SETUP.items() if k != "game"}
 
 
 def _started(target) -> threading.Thread:
@@ -35,9 +37,43 @@ def test_an_address_waits_for_its_own_turns_never_another_s():
     assert turns.waiting("a") == turns.waiting("b") == 0
 
 
-def test_a_long_poll_gives_its_turn_back_while_it_waits():
-    app = create_app({"TESTING": True, "REDIS_URL": None, "RATE_LIMITS_ENABLED": True,
-                      "REQUESTS_PER_ADDRESS": 1})
+def _app(per_address: int = 1, **config):
+    return create_app({"TESTING": True, "REDIS_URL": None, "RATE_LIMITS_ENABLED": True,
+                       "REQUESTS_PER_ADDRESS": per_address, **config})
+
+
+def test_a_request_without_a_body_never_waits_behind_a_body_s_turn():
+    app = _app()
+    client = app.test_client()
+    created = client.post("/v1/matches", json=SETUP).get_json()
+    url = f"/v1/matches/{created['id']}"
+    token = {"Authorization": f"Bearer {created['seats']['ana']}"}
+    turns = app.extensions["referee.turns"]
+    turns.take("127.0.0.1")  # a body of this address holds its only turn (its work under way)
+    try:
+        answers = {}
+        reads = _started(lambda: answers.update(
+            livez=client.get("/livez"), read=client.get(url, headers=token),
+            events=client.get(url + "/events?after=0", headers=token)))
+        reads.join(10)
+        assert not reads.is_alive()  # answered while the turn is held, not after it
+        assert {k: r.status_code for k, r in answers.items()} == {
+            "livez": 200, "read": 200, "events": 200}
+        assert turns.waiting("127.0.0.1") == 1  # none of them took or waited for a turn
+        # a body of the same address still waits for the turn (the rule is not loosened)
+        posted = []
+        body = _started(lambda: posted.append(client.post("/v1/games/all-fours/setup",
+                                                          json=STATELESS)))
+        body.join(0.3)
+        assert body.is_alive() and turns.waiting("127.0.0.1") == 2
+    finally:
+        turns.give("127.0.0.1")
+    body.join(10)
+    assert not body.is_alive() and posted[0].status_code == 200
+
+
+def test_a_long_poll_holds_no_turn_while_it_waits():
+    app = _app()
     client = app.test_client()
     created = client.post("/v1/matches", json=SETUP).get_json()
     url = f"/v1/matches/{created['id']}"
@@ -48,12 +84,39 @@ def test_a_long_poll_gives_its_turn_back_while_it_waits():
     while feed.watching() == 0 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert feed.watching() == 1
-    # the address's only turn is free while the poll waits: a read is answered meanwhile
-    assert client.get(url).status_code == 200
-    assert poll.is_alive() and feed.watching() == 1
     assert app.extensions["referee.turns"].waiting("127.0.0.1") == 0
+    assert app.extensions["referee.light"].count == 0  # its wait holds no body back either
+    # the address's only turn is free while the poll waits: a body is answered meanwhile
+    assert client.post("/v1/games/all-fours/setup", json=STATELESS).status_code == 200
+    assert poll.is_alive() and feed.watching() == 1
     poll.join(10)
     assert answers[0].status_code == 200
+
+
+def test_a_body_waits_for_the_requests_without_one_under_way_for_a_bounded_time():
+    app = _app(LIGHT_FIRST_SECONDS=30)
+    client = app.test_client()
+    for url in ("/livez", "/v1/games"):  # each counts while under way, and no longer after
+        assert client.get(url).status_code == 200
+    light = app.extensions["referee.light"]
+    assert light.count == 0
+    light.enter()  # another client's match read is under way (waiting on the store)
+    posted = []
+    body = _started(lambda: posted.append(client.post("/v1/games/all-fours/setup",
+                                                      json=STATELESS)))
+    body.join(0.3)
+    assert body.is_alive() and not posted  # the body's work waits for the read
+    light.leave()
+    body.join(10)
+    assert not body.is_alive() and posted[0].status_code == 200
+
+    bounded = _app(LIGHT_FIRST_SECONDS=0.05)
+    bounded.extensions["referee.light"].enter()  # a read that never ends holds it back
+    answer = []
+    body = _started(lambda: answer.append(bounded.test_client().post(
+        "/v1/games/all-fours/setup", json=STATELESS)))
+    body.join(10)
+    assert not body.is_alive() and answer[0].status_code == 200
 
 
 def test_no_turns_with_the_rate_limits_off():
