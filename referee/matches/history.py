@@ -79,13 +79,23 @@ def replay(engine: Engine, setup: dict[str, Any], seed: int | str, line: Line,
     """The state reached by taking ``line``'s steps in a game dealt from ``setup`` and
     ``seed``: each action applied (the engine checks it again), each reshuffle made;
     ``rest()`` after every :data:`referee.matches.pauses.REPLAY_STEPS` steps (the worker
-    serves others meanwhile: :func:`referee.matches.pauses.pause`)."""
-    state = engine.setup(setup, seed)
+    serves others meanwhile: :func:`referee.matches.pauses.pause`).
+
+    One working copy in all: the first action (or reshuffle) makes the replay's own state,
+    and every later action is played on it in place (``engine.play_in_place``, the same
+    judgement and play as ``engine.apply`` without its copy of the whole state per action,
+    which made a replay grow with the square of a long match's state)."""
+    state, owned = engine.setup(setup, seed), False
     for index, step in enumerate(line, start=1):
         if rest is not None and index % pauses.REPLAY_STEPS == 0:
             rest()
         if "reshuffle" in step:
+            before = state  # table mode answers the state itself: still the one it was
             state = engine.reshuffle_hidden(state, step["reshuffle"])
+            owned = owned or state is not before
+        elif owned:
+            engine.play_in_place(state, step["action"])
         else:
             state, _ = engine.apply(state, step["action"])
+            owned = True
     return state

@@ -21,6 +21,9 @@ from referee.games.common.cards import PACK, suit_of
 from referee.games.common.jsoncopy import json_copy
 from referee.games.common.shuffle import redealt
 
+SHARED_LINES = frozenset({"tricks", "scored_hands"})
+"""State lists whose items never change once added: a working copy copies the list, not them."""
+
 
 class AllFours(Engine):
     """All Fours for 2 players or 4 in partnerships (``shared/rules/allfours.md``)."""
@@ -103,9 +106,11 @@ class AllFours(Engine):
         return out
 
     def _working_copy(self, state: dict[str, Any]) -> dict[str, Any]:
-        """The copy ``apply`` changes: every container new but the completed tricks, which
-        are shared (a trick is never changed once complete, only appended to ``tricks``)."""
-        return {key: list(value) if key == "tricks" else json_copy(value)
+        """The copy ``apply`` changes: every container new but the completed tricks and the
+        score sheet's lines, which are shared (a trick is never changed once complete, only
+        appended to ``tricks``; a hand's line is never changed once scored, the sheet only
+        grows by one at the end of a hand): the copy's cost does not grow with the match."""
+        return {key: list(value) if key in SHARED_LINES else json_copy(value)
                 for key, value in state.items()}
 
     def _violations(self, state, action):
