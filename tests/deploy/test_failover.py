@@ -1,8 +1,10 @@
 """Sentinel failover mid-match: the master is killed while a match is played; clients retry
 503 answers with the same Idempotency-Key; when the match is read back from the new master,
-every accepted move is there, once, in order.  Each update is acknowledged by a replica
-(``REDIS_WAIT_REPLICAS=1``) before it is accepted — and an update too few replicas
-acknowledged is refused (503), never reported accepted."""
+every accepted move is there, once, in order.  Each update is acknowledged by every replica
+(``REDIS_WAIT_REPLICAS=2``, the set's two) before it is accepted, so whichever the Sentinel
+promotes has it — and an update too few replicas acknowledged is refused (503), never
+reported accepted.  (With ``1`` of two, CI once saw the Sentinel promote the replica that had
+not acknowledged: the new master had no match at all, 404.)"""
 from __future__ import annotations
 
 import random
@@ -41,7 +43,7 @@ def until_answered(send, seen_503: list):
 
 
 def test_a_sentinel_failover_mid_match_keeps_every_accepted_move(sentinel_set):
-    app = create_app({"TESTING": True, "REDIS_URL": sentinel_set.url, "REDIS_WAIT_REPLICAS": 1})
+    app = create_app({"TESTING": True, "REDIS_URL": sentinel_set.url, "REDIS_WAIT_REPLICAS": 2})
     client = app.test_client()
     created = client.post("/v1/matches", json={"game": "all-fours", "players": ["ana", "ben"],
                                                 "dealer": "ana", "seed": 3})
