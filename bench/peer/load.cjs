@@ -97,9 +97,11 @@ async function main() {
   const began = performance.now();
   const moves = await play(tables, config.seconds, latencies);
   const seconds = (performance.now() - began) / 1000;
-  console.log(JSON.stringify({ moves, seconds, latencies_ms: latencies }));
   tables.forEach((t) => t.seats.forEach((c) => c.stop()));
-  process.exit(0);
+  // exit once the line is written: stdout to a pipe is asynchronous in Node, and an exit
+  // right after a write of more than the pipe's 64 KiB cut the answer (many moves' latencies)
+  process.stdout.write(`${JSON.stringify({ moves, seconds, latencies_ms: latencies })}\n`,
+    () => process.exit(0));
 }
 
 main().catch((error) => { console.error(error); process.exit(1); });
