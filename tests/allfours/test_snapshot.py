@@ -168,3 +168,14 @@ def test_af_s6_a_snapshot_without_a_score_sheet_is_played_on_and_the_sheet_begun
     while state["phase"] not in ("hand_over", "game_over") or state["hand_number"] == 2:
         state, _ = ENGINE.apply(state, ENGINE.legal_actions(state)[0])
     assert [line["hand"] for line in state["scored_hands"]] == [2]
+
+
+def test_af_s6_a_line_whose_award_changed_side_is_named_once():
+    state = _after_one_hand()
+    tampered = copy.deepcopy(state)
+    award = tampered["scored_hands"][0]["awards"][0]
+    award["side"] = next(s for s in tampered["sides"] if s != award["side"])
+    with pytest.raises(ImpossibleState) as err:
+        ENGINE.check_snapshot(tampered)
+    fields = [v.field for v in err.value.violations]
+    assert fields.count("state.scored_hands[0]") == 1

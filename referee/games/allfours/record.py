@@ -193,11 +193,13 @@ def _same_as_scored(state: dict[str, Any], last: dict[str, Any], problems: Probl
                          sides=state["sides"], dealer=state["dealer"],
                          options=state["options"], reneges=state["reneges"])
     lines = state.get("scored_hands") or []
+    where = f"state.scored_hands[{len(lines) - 1}]"
     if lines and lines[-1]["hand"] == state["hand_number"] - 1 and lines[-1]["awards"] != [
             {"award": kind, "side": side, "points": points}
-            for kind, side, points in scored["awards"]]:  # not over: every award was scored
-        problems.flag("AF-S6", "allfours.snapshot.scored_hand",
-                      f"state.scored_hands[{len(lines) - 1}]", index=len(lines) - 1)
+            for kind, side, points in scored["awards"]] \
+            and not any(item.field == where for item in problems.items):  # named once
+        # not over: every award was scored
+        problems.flag("AF-S6", "allfours.snapshot.scored_hand", where, index=len(lines) - 1)
     expected = {k: scored[k] for k in ("high", "low", "jack", "game")}
     expected.update(points=state["hand_points"], reneges=state["reneges"])
     for key, value in expected.items():
