@@ -12,8 +12,11 @@ import signal
 import socket
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
+import pytest
 import redis
 
 START_WAIT_SECONDS = 20
@@ -26,6 +29,20 @@ def missing_tools() -> str | None:
         if shutil.which(tool) is None:
             return f"{tool} is not installed (./dev test-deploy installs Debian's redis-server)"
     return None
+
+
+@contextmanager
+def private(kind: str, workdir: Path, **options) -> Iterator["Topology"]:
+    """A topology of one test alone (``kind`` of :data:`TOPOLOGIES`, ``options`` to its
+    constructor), closed after it; the test is skipped, saying why, without the tools."""
+    why = missing_tools()
+    if why:
+        pytest.skip(why)
+    made = TOPOLOGIES[kind](workdir, **options)
+    try:
+        yield made
+    finally:
+        made.close()
 
 
 def free_ports(count: int, bus: bool = False) -> list[int]:

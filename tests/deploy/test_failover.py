@@ -22,12 +22,8 @@ RETRY_SECONDS = 30
 
 @pytest.fixture
 def sentinel_set(tmp_path):
-    why = topologies.missing_tools()
-    if why:
-        pytest.skip(why)
-    made = topologies.SentinelSet(tmp_path, down_after_ms=1000)
-    yield made
-    made.close()
+    with topologies.private("sentinel", tmp_path, down_after_ms=1000) as made:
+        yield made
 
 
 def until_answered(send, seen_503: list):

@@ -15,12 +15,8 @@ from tests import topologies
 def private_redis(request, tmp_path):
     """A Redis of this test alone, of each topology of ``REFEREE_TEST_TOPOLOGIES`` (one
     server, a cluster, a Sentinel set), which the test may stop, start again and pause."""
-    why = topologies.missing_tools()
-    if why:
-        pytest.skip(why)
-    server = topologies.TOPOLOGIES[request.param](tmp_path)
-    yield server
-    server.close()
+    with topologies.private(request.param, tmp_path) as server:
+        yield server
 
 
 def _assert_503(response):

@@ -29,12 +29,8 @@ MOVES = 6
 @pytest.fixture
 def private_redis(tmp_path):
     """A Redis server of this test alone (so its command counts are this test's)."""
-    why = topologies.missing_tools()
-    if why:
-        pytest.skip(why)
-    server = topologies.Single(tmp_path)
-    yield server
-    server.close()
+    with topologies.private("single", tmp_path) as server:
+        yield server
 
 
 def _count(streams: int, *args: str) -> dict:
