@@ -17,6 +17,7 @@ from flask.views import MethodView
 from referee.api.parsing import Blueprint
 
 from referee.matches import creation, disputes, live
+from referee.matches.rematch import rematch as start_rematch
 from referee.api import fair_share, open_caps
 from referee.api.audit_text import audit_chunks
 from referee.api.errors import ProblemSchema
@@ -382,7 +383,7 @@ def rematch(entered, match_id):
     ``invalid-input`` (a field the game does not deal), ``invalid-setup`` (a field the new
     deal needs, naming it: Spy table ``bases``, SPY-S2)."""
     svc, record, caller = _with_caller(match_id, required=True)
-    status, body = svc.rematch(record, caller, entered or None)
+    status, body = start_rematch(svc, record, caller, entered or None)
     return body, status, {"Location": f"{blp.url_prefix}/{body['id']}"}
 
 

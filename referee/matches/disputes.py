@@ -14,7 +14,9 @@ may withdraw it (``DELETE …/rollback``).  While one is pending no action is ta
 Every step is a commit: the version goes up, an event is logged (``rollback_proposed``,
 ``rollback_vote``, ``rollback_applied``, ``rollback_rejected``, ``rollback_withdrawn``) and a
 history entry kept (:mod:`referee.matches.history`).  Applying restores the game state of
-``to_version`` by replaying the actions in force then; in digital mode every face-down order
+``to_version`` by replaying the actions in force then, from the latest state kept on that
+line (:mod:`referee.matches.kept`: at most a few hundred actions, and the proposal reads as
+few history entries to say what it undoes); in digital mode every face-down order
 nobody may know (Coup's court deck, All Fours' stock, Gnoming's draw pile and face-down layout
 cards) is then dealt afresh by ``Engine.reshuffle_hidden`` from a seed of its own,
 :func:`referee.matches.history.reshuffle_seed` of the match's seed and the version the rollback
@@ -36,10 +38,10 @@ from typing import Any
 
 from referee.matches.callers import Caller
 from referee.matches.envelope import envelope
-from referee.matches.history import Line, actions_of, line_at, replay, reshuffle_seed
+from referee.matches.history import actions_of, line_at, replay, reshuffle_seed
 from referee.matches.idempotency import Once, once
 from referee.matches.loading import game_entry
-from referee.matches import pauses
+from referee.matches import kept, pauses
 from referee.matches.service import MatchService, expected_version
 from referee.matches.reading import for_reader
 from referee.refusals import Forbidden, InvalidInput, Refusal, StaleVersion, version_moved
@@ -50,9 +52,6 @@ answer again (:mod:`referee.matches.idempotency`)."""
 
 APPROVALS = ("all", "majority")
 """How many seats must approve a digital-mode rollback: every one, or more than half."""
-
-SCORING_EVENTS = ("hand_scored", "round_ended")
-"""Events that close a hand's scoring (All Fours AF-S1–S6, Gnoming GN-P1–P7)."""
 
 UNDONE_LISTED = 20
 """A proposal, its events and its history entry name at most this many undone moves (the
@@ -89,22 +88,16 @@ def propose(svc: MatchService, record: dict[str, Any], caller: Caller, body: dic
                           "to go back to.")
     if not 1 <= target < record["version"]:
         raise _bad_target(f"to_version must be an earlier version, 1 to {record['version'] - 1}.")
-    history = svc.history(record)
-    line = line_at(history, target)
-    now, then = actions_of(line_at(history)), actions_of(line)
-    kept = {step["version"] for step in then}  # a version names its one action: a set,
-    undone = [step for step in now if step["version"] not in kept]  # not a list scan
-    if not undone and len(now) == len(then):
+    undone, undone_count, redone, crosses = _undoing(svc, record, target)
+    if not undone_count and not redone:
         raise _bad_target(f"Version {target} has the same game state as now: nothing to undo.")
-    crosses = _crosses_scoring(svc, record, {step["version"] for step in undone})
     approval = "all" if crosses else body.get("approval", "all")
     proposal = {"proposal": record["version"] + 1, "to_version": target,
                 "reason": body["reason"], "approval": approval, "crosses_scoring": crosses,
-                "undone": [_named(step) for step in undone[:UNDONE_LISTED]],
-                "undone_count": len(undone), "approved_by": [], "rejected_by": []}
+                "undone": [_named(step) for step in undone],
+                "undone_count": undone_count, "approved_by": [], "rejected_by": []}
     if record["mode"] == "table" and not crosses:  # the host decides (no vote)
-        return _apply(svc, record, caller, {**proposal, "decided_by": "host"}, line, [],
-                      keyed)
+        return _apply(svc, record, caller, {**proposal, "decided_by": "host"}, [], keyed)
     return _commit(svc, record, caller, "pending", keyed, {"rollback": proposal},
                    [{"type": "rollback_proposed", **_public(proposal)}],
                    {"rollback": {"step": "proposed", **_public(proposal)}})
@@ -169,9 +162,7 @@ def _decide(svc, record, caller, pending, keyed: Once | None) -> Answer:
     vote_event = {"type": "rollback_vote", "proposal": pending["proposal"], "player": voter,
                   "approve": voter in pending["approved_by"]}
     if len(pending["approved_by"]) >= needed:
-        history = svc.history(record)
-        return _apply(svc, record, caller, pending, line_at(history, pending["to_version"]),
-                      [vote_event], keyed)
+        return _apply(svc, record, caller, pending, [vote_event], keyed)
     if seats - len(pending["rejected_by"]) < needed:
         step = {"step": "rejected", "proposal": pending["proposal"],
                 "rejected_by": pending["rejected_by"]}
@@ -182,18 +173,35 @@ def _decide(svc, record, caller, pending, keyed: Once | None) -> Answer:
                    {"rollback": {"step": "vote", **vote_event}})
 
 
-def _apply(svc, record, caller, proposal, line: Line, events, keyed: Once | None) -> Answer:
-    """Commit the rollback: the state of ``to_version`` again (``line``: the steps in force
-    then), its hidden orders dealt afresh in digital mode (the reshuffle step of the commit's
-    version, kept in the history entry), logged with who approved."""
+def _apply(svc, record, caller, proposal, events, keyed: Once | None) -> Answer:
+    """Commit the rollback: the state of ``to_version`` again, its hidden orders dealt
+    afresh in digital mode (the reshuffle step of the commit's version, kept in the history
+    entry), logged with who approved.  The state comes from the latest kept state on the
+    target's line (:func:`referee.matches.kept.state_at`: a few hundred actions replayed at
+    most), or, for a record made before kept states, from the deal and the whole line."""
     engine = game_entry(record["game"]).engine
+    target, version = proposal["to_version"], record["version"] + 1
     step = {"step": "applied", "from_version": record["version"], **_public(proposal)}
     event = {"type": "rollback_applied", **_public(step)}
     if record["mode"] != "table":  # table mode: the service knows no hidden order
-        step["reshuffle"] = reshuffle_seed(record["seed"], record["version"] + 1)
-        line = line + [{"version": record["version"] + 1, "reshuffle": step["reshuffle"]}]
-    state = replay(engine, record["setup"], record["seed"], line, rest=pauses.pause)
-    return _commit(svc, record, caller, "applied", keyed, {"state": state, "rollback": None},
+        step["reshuffle"] = reshuffle_seed(record["seed"], version)
+    changes: dict[str, Any] = {"rollback": None}
+    try:
+        if not kept.kept_by(record):
+            raise LookupError("a record made before kept states")
+        walk = svc.walk(record)
+        state = kept.state_at(walk, engine, record["setup"], record["seed"], target)
+        if "reshuffle" in step:
+            state = engine.reshuffle_hidden(state, step["reshuffle"])
+        changes["line"] = kept.after_rollback(walk.line(target), version,
+                                              step.get("reshuffle"))
+    except LookupError:
+        line = line_at(svc.history(record), target)
+        if "reshuffle" in step:
+            line = line + [{"version": version, "reshuffle": step["reshuffle"]}]
+        state = replay(engine, record["setup"], record["seed"], line, rest=pauses.pause)
+        changes["line"] = None  # from now on this match walks its history (kept.kept_by)
+    return _commit(svc, record, caller, "applied", keyed, {**changes, "state": state},
                    events + [event], {"rollback": step})
 
 
@@ -217,15 +225,52 @@ def _outcome(record, numbered, caller: Caller, status: str) -> dict[str, Any]:
             **envelope(entry, record, record["state"], caller)}
 
 
-def _crosses_scoring(svc: MatchService, record: dict[str, Any], undone_versions: set[int]
-                     ) -> bool:
-    """True when an undone version closed a hand's scoring (:data:`SCORING_EVENTS`).  The
-    log is in version order, so only its tail is read: from the end back to the first event
-    of the earliest undone version (:meth:`MatchService.logged_since`), not the whole."""
-    if not undone_versions:
-        return False
-    return any(ev["type"] in SCORING_EVENTS and ev.get("version") in undone_versions
-               for ev in svc.logged_since(record, min(undone_versions)))
+def _undoing(svc: MatchService, record: dict[str, Any], target: int
+             ) -> tuple[list[dict[str, Any]], int, bool, bool]:
+    """What a rollback to ``target`` takes back: ``(the first`` :data:`UNDONE_LISTED`
+    ``action steps of the line now that are not on the target's line, how many there are,
+    whether the target's line holds actions the line now does not (a version an earlier
+    rollback undid), whether an undone action closed a hand's scoring)``.
+
+    From the record's line and the kept states (:mod:`referee.matches.kept`): a few hundred
+    history entries read at most.  A record made before kept states (or one whose kept state
+    is missing) walks the whole history and the log back to the first undone version, as
+    :func:`_undoing_walked` does."""
+    if not kept.kept_by(record):
+        return _undoing_walked(svc, record, target)
+    walk = svc.walk(record)
+    try:
+        then = walk.line(target)
+        undone = kept.difference(record["line"], then)
+        count = kept.count_in(walk, undone)
+        redone = kept.count_in(walk, kept.difference(then, record["line"])) > 0
+    except LookupError:
+        return _undoing_walked(svc, record, target)
+    listed: list[dict[str, Any]] = []
+    for first, last in undone:
+        listed += walk.actions_in(first, last, UNDONE_LISTED - len(listed))
+        if len(listed) >= UNDONE_LISTED:
+            break
+    crosses = any(first <= version <= last for version in record["scored"]
+                  for first, last in undone)
+    return listed, count, redone, crosses
+
+
+def _undoing_walked(svc: MatchService, record: dict[str, Any], target: int
+                    ) -> tuple[list[dict[str, Any]], int, bool, bool]:
+    """:func:`_undoing` by walking the whole history (every entry read, both lines made)
+    and reading the log back from its end to the first event of the earliest undone version
+    (:meth:`MatchService.logged_since`): a scoring event of an undone version crosses."""
+    history = svc.history(record)
+    now, then = actions_of(line_at(history)), actions_of(line_at(history, target))
+    kept_versions = {step["version"] for step in then}  # a version names its one action:
+    undone = [step for step in now if step["version"] not in kept_versions]  # a set
+    redone = len(now) - len(undone) != len(then)
+    versions = {step["version"] for step in undone}
+    crosses = bool(versions) and any(
+        ev["type"] in kept.SCORING_EVENTS and ev.get("version") in versions
+        for ev in svc.logged_since(record, min(versions)))
+    return undone[:UNDONE_LISTED], len(undone), redone, crosses
 
 
 def _named(step: dict[str, Any]) -> dict[str, Any]:

@@ -77,15 +77,22 @@ def actions_of(line: Line) -> Line:
 def replay(engine: Engine, setup: dict[str, Any], seed: int | str, line: Line,
            rest: Callable[[], None] | None = None) -> dict[str, Any]:
     """The state reached by taking ``line``'s steps in a game dealt from ``setup`` and
-    ``seed``: each action applied (the engine checks it again), each reshuffle made;
-    ``rest()`` after every :data:`referee.matches.pauses.REPLAY_STEPS` steps (the worker
-    serves others meanwhile: :func:`referee.matches.pauses.pause`).
+    ``seed`` (:func:`replay_from` the deal)."""
+    return replay_from(engine, engine.setup(setup, seed), line, rest)
+
+
+def replay_from(engine: Engine, state: dict[str, Any], line: Line,
+                rest: Callable[[], None] | None = None) -> dict[str, Any]:
+    """The state reached by taking ``line``'s steps from ``state`` (never changed): each
+    action applied (the engine checks it again), each reshuffle made; ``rest()`` after every
+    :data:`referee.matches.pauses.REPLAY_STEPS` steps (the worker serves others meanwhile:
+    :func:`referee.matches.pauses.pause`).
 
     One working copy in all: the first action (or reshuffle) makes the replay's own state,
     and every later action is played on it in place (``engine.play_in_place``, the same
     judgement and play as ``engine.apply`` without its copy of the whole state per action,
     which made a replay grow with the square of a long match's state)."""
-    state, owned = engine.setup(setup, seed), False
+    owned = False
     for index, step in enumerate(line, start=1):
         if rest is not None and index % pauses.REPLAY_STEPS == 0:
             rest()

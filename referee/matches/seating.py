@@ -42,6 +42,7 @@ from referee.matches.codes import (INVITE_SYMBOLS, RECOVERY_SYMBOLS, canonical, 
                                    new_code)
 from referee.matches.idempotency import IDEMPOTENCY_KEY
 from referee.matches.sealed import kept_id, seal, unseal
+from referee.matches.kept import checkpoint
 from referee.matches.service import MatchService, advance
 from referee.refusals import Forbidden, InvalidInput, NotFound, Refusal
 from referee.store import AlreadyRecorded, MatchNotFound, VersionConflict
@@ -188,7 +189,8 @@ def _commit(svc: MatchService, record: dict[str, Any],
         try:
             svc.store.commit(record["id"], record["version"], new,
                              {"version": new["version"], **entry}, numbered, svc.ttl,
-                             kept(answer) if kept is not None else None)
+                             kept(answer) if kept is not None else None,
+                             checkpoint(new, False))
             return new, answer
         except VersionConflict:
             record = svc.load(record["id"])

@@ -27,7 +27,7 @@ from referee.games.base import CheckedState
 from referee.matches.history import action_entry, actions_of, line_at
 from referee.matches.idempotency import Once, once, replay
 from referee.matches.loading import game_entry, load_action, load_setup
-from referee.matches import pauses
+from referee.matches import kept, pauses
 from referee.matches.pauses import read_in_chunks
 from referee.matches.reading import for_reader, page, visible_window
 from referee.schemas.matches import PAGE_EVENTS
@@ -131,59 +131,13 @@ class MatchService:
                   "version": 1, "players": list(setup["players"]), "setup": setup,
                   "seed": seed, "commitment": commitment(seed, match_id),
                   "state": state, "event_count": 0,
-                  "seats": seats, "host": host, "rollback": None, "rematch": None, **extra}
+                  "seats": seats, "host": host, "rollback": None, "rematch": None,
+                  **kept.fresh(), **extra}
         _, numbered = advance({**record, "version": 0}, {}, events)
         record["event_count"] = len(numbered)
         self.store.create(match_id, record, self.ttl, numbered,
                           keep(record) if keep is not None else None)
         return record
-
-    def rematch(self, record: dict[str, Any], caller: Caller, body: dict[str, Any] | None = None
-                ) -> tuple[int, dict[str, Any]]:
-        """Start the next match of a finished one: the same game, setup and seats (every seat
-        and host token, and the recovery code, stays valid; a seat still open stays open, with
-        no invite: the host makes new ones), a fresh seed; the setup's facts of the old deal
-        (``engine.dealt_fields``) are not copied: ``body`` may enter the new deal's, and
-        ``dealer`` (:func:`rematch_setup`).  Returns ``(201, the new match)``, or ``(200, the
-        same)`` when the rematch already exists (409 ``rematch-started`` if ``body`` enters
-        another deal than it has).  403 ``forbidden`` without the host token;
-        409 ``match-not-over`` before the end (a state conflict: the same request succeeds
-        once the match ends); 422 ``invalid-input`` for a field the game does not deal, 422
-        ``invalid-setup`` naming a field the new deal needs (Spy table ``bases``, SPY-S2)."""
-        if not caller.host:
-            raise Forbidden("Only the host token starts a rematch.")
-        entry = game_entry(record["game"])
-        if not entry.engine.is_over(record["state"]):
-            raise Refusal("match-not-over", "A rematch starts once the match is over; this "
-                          "one is still being played.", errors=[
-                              {"field": "path", "message": "the match is not over"}])
-        if record.get("rematch"):
-            started = self.load(record["rematch"])
-            differs = sorted(k for k, v in (body or {}).items() if started["setup"].get(k) != v)
-            if differs:  # the deal was already entered otherwise: say so, do not ignore it
-                raise Refusal("rematch-started", f"The rematch {started['id']} has already "
-                              "started with another deal; it is not dealt again.",
-                              errors=[{"field": key, "message": "differs from the rematch "
-                                       "already started"} for key in differs])
-            return 200, self._rematch_body(started)
-        setup, seed = load_setup(entry, rematch_setup(entry, record["setup"], body or {}))
-        new = self.deal(entry, setup, seed, record["seats"], record["host"],
-                        rematch_of=record["id"], recovery=record.get("recovery"),
-                        recovery_match=record.get("recovery_match", record["id"]))
-        try:
-            self.commit(record, {"rematch": new["id"]},
-                        [{"type": "rematch_started", "match": new["id"]}],
-                        {"rematch": new["id"]})
-        except StaleVersion:  # another rematch won: keep that one
-            self.store.delete(new["id"])
-            again = self.load(record["id"])
-            if not again.get("rematch"):
-                raise
-            return 200, self._rematch_body(self.load(again["rematch"]))
-        return 201, self._rematch_body(new)
-
-    def _rematch_body(self, record: dict[str, Any]) -> dict[str, Any]:
-        return {**_public(record), "rematch_of": record.get("rematch_of"), "ttl": self.ttl}
 
     def load(self, match_id: str, read: dict[str, Any] | None = None) -> dict[str, Any]:
         """The match's record; 404 ``not-found`` if there is none (or the id is malformed).
@@ -211,7 +165,7 @@ class MatchService:
         over) around the game's seat, public or referee ``view``."""
         entry = game_entry(record["game"])
         state = entry.engine.checked(record["state"])
-        return {**_public(record), "open_seats": open_seats(record),
+        return {**public(record), "open_seats": open_seats(record),
                 "role": caller.role, "seat": caller.seat,
                 "rollback": rollback_view(record), "rematch": record.get("rematch"),
                 **envelope(entry, record, state, caller)}
@@ -283,6 +237,14 @@ class MatchService:
         entries = self._or_gone(record["id"], lambda match_id: read_in_chunks(
             functools.partial(self.store.actions, match_id), rest))
         return [entry for entry in entries if entry["version"] <= record["version"]]
+
+    def walk(self, record: dict[str, Any]) -> kept.Walk:
+        """Reads of ``record``'s history windows and kept states for one request
+        (:class:`referee.matches.kept.Walk`); 404 if the match is gone."""
+        match_id = record["id"]
+        return kept.Walk(
+            lambda start, count: self._or_gone(match_id, self.store.actions, start, count),
+            lambda version: self._or_gone(match_id, self.store.checkpoint, version))
 
     def logged_since(self, record: dict[str, Any], version: int,
                      rest: Callable[[], None] | None = None) -> list[dict[str, Any]]:
@@ -362,17 +324,22 @@ class MatchService:
                       respond: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]],
                       keyed: Once | None, expected: int | None = None
                       ) -> tuple[int, dict[str, Any], bool]:
-        """Commit like :meth:`commit` and answer ``(200, respond(new record, numbered events),
+        """Commit like :meth:`commit` (with the record's line fields and a kept state when
+        the version keeps one: :mod:`referee.matches.kept`) and answer ``(200, respond(new record, numbered events),
         False)``; with ``keyed`` the answer is stored under its key in the same atomic commit,
         and a request with the same key that committed first is replayed instead.  409
         ``version-conflict`` (against ``expected``, default the record's version), 404 gone."""
         new, numbered = advance(record, changes, events)
+        if "action" in entry and kept.kept_by(record):
+            new.update(kept.after_action(record, new["version"], events))
         answer = respond(new, numbered)
+        applied = entry.get("rollback", {}).get("step") == "applied"
         try:
             self.store.commit(record["id"], record["version"], new,
                               {"version": new["version"], **_without_version(entry)},
                               numbered, self.ttl,
-                              keyed.record(answer) if keyed else None)
+                              keyed.record(answer) if keyed else None,
+                              kept.checkpoint(new, applied))
         except AlreadyRecorded:  # the same key won a race with this request
             found = self.store.recorded(record["id"], keyed.scoped)
             if found is None:  # the match was deleted in between
@@ -409,21 +376,6 @@ class MatchService:
                        f"deleted, or expired after {self.ttl} idle seconds.")
 
 
-def rematch_setup(entry: GameEntry, setup: dict[str, Any], body: dict[str, Any]
-                  ) -> dict[str, Any]:
-    """The rematch's setup body: ``setup`` without the game's ``dealt_fields`` (an entered
-    deal, All Fours' kick, Spy's bases: facts of the old deal), then ``body``'s, which may
-    name only those fields and ``dealer`` (games with one).  422 ``invalid-input`` naming any
-    other field."""
-    dealt = entry.engine.dealt_fields
-    allowed = dealt + (("dealer",) if "dealer" in entry.schemas.SetupSchema().fields else ())
-    for key in body:
-        if key not in allowed:
-            raise InvalidInput(f"A rematch body enters only the new deal: {', '.join(allowed)}.",
-                               errors=[{"field": key, "message": "not a fact of the new deal"}])
-    return {**{k: v for k, v in setup.items() if k not in dealt}, **body}
-
-
 def advance(record: dict[str, Any], changes: dict[str, Any], events: list[dict[str, Any]]
              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The next version of ``record`` with ``changes``, and ``events`` numbered after the log
@@ -449,7 +401,7 @@ def rollback_view(record: dict[str, Any]) -> dict[str, Any] | None:
     return record.get("rollback") or None
 
 
-def _public(record: dict[str, Any]) -> dict[str, Any]:
+def public(record: dict[str, Any]) -> dict[str, Any]:
     """What anyone may know of a match: id, game, mode, version, players, commitment."""
     return {key: record[key] for key in ("id", "game", "mode", "version", "players",
                                          "commitment")}

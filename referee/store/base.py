@@ -11,6 +11,8 @@ A match is kept as four things, all expiring together after an idle TTL:
 - the **history**: one entry per commit, in order (a game action, or a step of a rollback
   or a rematch: see :mod:`referee.matches.disputes`); the audit replays it;
 - the **idempotency records**: the first response to each ``Idempotency-Key``;
+- the **kept states**: the record's state and line at some versions
+  (:mod:`referee.matches.kept`), so a rollback replays a few hundred actions, not the match;
 - the **creation answer**, when the match was created with an ``Idempotency-Key``: sealed
   (:mod:`referee.matches.sealed`) and kept only for a few minutes, apart from the rest.
 
@@ -110,11 +112,13 @@ class MatchStore(ABC):
     @abstractmethod
     def commit(self, match_id: str, expected_version: int, record: dict[str, Any],
                action: dict[str, Any], events: list[dict[str, Any]], ttl: int,
-               idempotency: tuple[str, dict[str, Any]] | None = None) -> None:
+               idempotency: tuple[str, dict[str, Any]] | None = None,
+               checkpoint: tuple[int, dict[str, Any]] | None = None) -> None:
         """Atomically replace the record if the match is still at ``expected_version``.
 
         In the same step: append ``events`` to the event log and ``action`` to the action
-        list, store ``idempotency`` (``(scoped key, response record)``) if given, and refresh
+        list, store ``idempotency`` (``(scoped key, response record)``) and ``checkpoint``
+        (``(version, kept state)``, read back by :meth:`checkpoint`) if given, and refresh
         the TTL of every key of the match to ``ttl`` seconds.  Raises
         :class:`MatchNotFound`, :class:`AlreadyRecorded` (the key was recorded first; checked
         before the version) or :class:`VersionConflict`; then nothing is written.
@@ -139,6 +143,11 @@ class MatchStore(ABC):
                 ) -> list[dict[str, Any]]:
         """The history entries (one per commit), in order, from the ``start``-th (0: the
         first) on: ``count`` of them (at least 1; ``None``: all)."""
+
+    @abstractmethod
+    def checkpoint(self, match_id: str, version: int) -> dict[str, Any] | None:
+        """The kept state written with the commit of ``version`` (:meth:`commit`), or
+        ``None`` when none was.  Raises :class:`MatchNotFound`."""
 
     @abstractmethod
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:

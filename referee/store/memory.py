@@ -27,6 +27,7 @@ class _Entry:
     events: list[str] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
     recorded: dict[str, str] = field(default_factory=dict)
+    checkpoints: dict[int, str] = field(default_factory=dict)
     size: int = 0
     kept: tuple[str, float] | None = None  # (sealed creation answer, when it goes)
 
@@ -108,7 +109,7 @@ class MemoryStore(MatchStore):
             return json.loads(self._live(match_id).record)
 
     def commit(self, match_id, expected_version, record, action, events, ttl,
-               idempotency=None) -> None:
+               idempotency=None, checkpoint=None) -> None:
         """Compare-and-set under the lock (see :meth:`MatchStore.commit`)."""
         with self._lock:
             entry = self._live(match_id)
@@ -128,6 +129,9 @@ class MemoryStore(MatchStore):
             if idempotency is not None:
                 entry.recorded[idempotency[0]] = json.dumps(idempotency[1])
                 self._grow(entry, entry.recorded[idempotency[0]])
+            if checkpoint is not None:
+                entry.checkpoints[checkpoint[0]] = json.dumps(checkpoint[1])
+                self._grow(entry, entry.checkpoints[checkpoint[0]])
             entry.expires_at = self._clock() + ttl
         self.feed.notify(match_id)
 
@@ -150,6 +154,12 @@ class MemoryStore(MatchStore):
         """History entries from ``start`` (see :meth:`MatchStore.actions`)."""
         with self._lock:
             return [json.loads(a) for a in self._live(match_id).actions[_window(start, count)]]
+
+    def checkpoint(self, match_id: str, version: int) -> dict[str, Any] | None:
+        """The kept state of ``version`` (see :meth:`MatchStore.checkpoint`)."""
+        with self._lock:
+            raw = self._live(match_id).checkpoints.get(version)
+        return None if raw is None else json.loads(raw)
 
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:
         """The response stored under ``key`` (see :meth:`MatchStore.recorded`)."""

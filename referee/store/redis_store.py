@@ -9,6 +9,7 @@ so they sit in one Redis Cluster slot and one Lua script may touch them all:
 | ``<prefix>:match:{<id>}:events`` | list | one event per element (compressed), ``seq`` = position |
 | ``<prefix>:match:{<id>}:actions`` | list | the history: one JSON entry per commit |
 | ``<prefix>:match:{<id>}:idem`` | hash | scoped idempotency key → JSON response record |
+| ``<prefix>:match:{<id>}:states`` | hash | version → kept state (:mod:`referee.matches.kept`, compressed like the record) |
 | ``<prefix>:match:{<id>}:kept`` | string | the sealed creation answer of a match created with an ``Idempotency-Key``, with a TTL of its own (minutes) |
 
 How each is written and read back: :mod:`referee.store.codec` (compact JSON; the record
@@ -101,17 +102,18 @@ end
 if current ~= ARGV[1] then return {'conflict', current} end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
 redis.call('RPUSH', KEYS[3], ARGV[7])
-for i = 10, #ARGV, 1000 do
+for i = 12, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 999, #ARGV)))
 end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[6]) end
-for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+if ARGV[10] ~= '' then redis.call('HSET', KEYS[5], ARGV[10], ARGV[11]) end
+for i = 1, 5 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
 redis.call('PUBLISH', ARGV[8], ARGV[9])
 return {'ok'}
 """
-"""KEYS: match, events, actions, idem.  ARGV: expected version, new version, record JSON,
-ttl, idempotency key ('' for none), its response JSON, history entry JSON, notice channel,
-match id, event JSON….  Every check comes before the first write; the notice is published
+"""KEYS: match, events, actions, idem, states.  ARGV: expected version, new version, record
+JSON, ttl, idempotency key ('' for none), its response JSON, history entry JSON, notice
+channel, match id, kept state's version ('' for none), the kept state, event JSON….  Every check comes before the first write; the notice is published
 after the last.  The events go in one RPUSH per 1000 (Lua's ``unpack`` has a stack limit)."""
 
 READ = """
@@ -198,9 +200,10 @@ class RedisStore(MatchStore):
 
     def keys(self, match_id: str) -> list[str]:
         """The match's keys: record, events, actions, idempotency records, kept creation
-        answer (a commit refreshes the TTL of the first four only)."""
+        answer, kept states (a commit refreshes the TTL of all but the creation answer)."""
         base = f"{self.prefix}:match:{{{match_id}}}"
-        return [base, f"{base}:events", f"{base}:actions", f"{base}:idem", f"{base}:kept"]
+        return [base, f"{base}:events", f"{base}:actions", f"{base}:idem", f"{base}:kept",
+                f"{base}:states"]
 
     @_guarded
     def ping(self) -> None:
@@ -267,13 +270,16 @@ class RedisStore(MatchStore):
 
     @_guarded
     def commit(self, match_id, expected_version, record, action, events, ttl,
-               idempotency=None) -> None:
+               idempotency=None, checkpoint=None) -> None:
         """One Lua script (:data:`COMMIT`; see :meth:`MatchStore.commit`)."""
         key, response = idempotency if idempotency is not None else ("", None)
+        kept = ((checkpoint[0], codec.encode_record(checkpoint[1])) if checkpoint is not None
+                else ("", ""))
         args = [expected_version, record["version"], codec.encode_record(record), ttl, key,
-                codec.compact(response), codec.compact(action), self.channel, match_id
+                codec.compact(response), codec.compact(action), self.channel, match_id, *kept
                 ] + [codec.encode_event(ev) for ev in events]
-        outcome = self._commit(keys=self.keys(match_id)[:4], args=args)
+        keys = self.keys(match_id)
+        outcome = self._commit(keys=keys[:4] + keys[5:], args=args)
         if outcome[0] == "missing":
             raise MatchNotFound(match_id)
         if outcome[0] == "recorded":
@@ -301,6 +307,18 @@ class RedisStore(MatchStore):
                 ) -> list[dict[str, Any]]:
         """History entries from ``start`` (see :meth:`MatchStore.actions`)."""
         return self._list(match_id, 2, *_span(start, count))
+
+    @_guarded
+    def checkpoint(self, match_id: str, version: int) -> dict[str, Any] | None:
+        """The kept state of ``version`` (see :meth:`MatchStore.checkpoint`)."""
+        keys = self.keys(match_id)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.exists(keys[0])
+        pipe.hget(keys[5], version)
+        exists, raw = pipe.execute()
+        if not exists:
+            raise MatchNotFound(match_id)
+        return None if raw is None else codec.decode(raw)
 
     @_guarded
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:

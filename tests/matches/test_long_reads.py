@@ -123,10 +123,12 @@ def test_a_gevent_worker_answers_others_while_one_request_walks_a_long_match():
 
 def test_a_proposal_reads_the_log_s_tail_and_finds_the_same_scored_hands(client, table,
                                                                           monkeypatch):
-    # AF-S1-S6: a rollback that undoes a hand_scored needs every seat.  The proposal reads
-    # the log back from its end to the first undone version only; for every earliest undone
-    # version of a 2-seat All Fours match of several hands, the answer is the whole log's.
-    from referee.matches.disputes import SCORING_EVENTS, _crosses_scoring
+    # AF-S1-S6: a rollback that undoes a hand_scored needs every seat.  The walked proposal
+    # (a record made before kept states) reads the log back from its end to the first undone
+    # version only, the kept one reads the record's ``scored``; for every target of a 2-seat
+    # All Fours match of several hands, both say what the whole log says.
+    from referee.matches.disputes import _undoing, _undoing_walked
+    from referee.matches.kept import SCORING_EVENTS
     game = table.create(client, game="all-fours", players=["ana", "ben"], dealer="ana",
                         seed=4)
     rng = random.Random(2)
@@ -138,10 +140,13 @@ def test_a_proposal_reads_the_log_s_tail_and_finds_the_same_scored_hands(client,
     logged = svc.store.events(game.id)
     scored = {ev["version"] for ev in logged if ev["type"] in SCORING_EVENTS}
     assert len(scored) >= 3
+    assert record["scored"] == sorted(scored)
     monkeypatch.setattr(pauses, "CHUNK", 3)
-    for first in range(1, record["version"] + 2):
+    for first in range(2, record["version"] + 1):
         undone = set(range(first, record["version"] + 1))
         whole = any(ev["type"] in SCORING_EVENTS and ev["version"] in undone for ev in logged)
-        assert _crosses_scoring(svc, record, undone) == whole, first
+        assert _undoing(svc, record, first - 1)[3] == whole, first
+        assert _undoing_walked(svc, record, first - 1)[3] == whole, first
+    for first in range(1, record["version"] + 2):
         assert svc.logged_since(record, first) == [ev for ev in logged
                                                    if ev["version"] >= first], first

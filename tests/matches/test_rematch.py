@@ -108,7 +108,7 @@ def test_a_rematch_body_names_only_the_new_deals_facts(client, table):
 
 def test_the_rematch_setup_drops_every_games_dealt_fields():
     """AF-K1/AF-D3 kick and deal, COUP-S4 deal, GN-S* deal, SPY-S2 bases: facts of one deal."""
-    from referee.matches.service import rematch_setup
+    from referee.matches.rematch import rematch_setup
     from referee.registry import GAMES
     setup = {"players": ["ana", "ben"], "mode": "table", "options": {}, "dealer": "ben",
              "deal": {"x": 1}, "kick": "JD", "bases": {}, "colours": {"ana": "red"}}
@@ -124,7 +124,7 @@ def test_the_rematch_setup_drops_every_games_dealt_fields():
 def test_spy_s2_a_table_rematch_without_bases_is_invalid_setup_naming_bases():
     from referee.games.base import InvalidSetup
     from referee.matches.loading import load_setup
-    from referee.matches.service import rematch_setup
+    from referee.matches.rematch import rematch_setup
     from referee.registry import GAMES
     import pytest
     entry = GAMES["spy"]

@@ -96,6 +96,22 @@ def test_commit_at_a_stale_version_raises_and_writes_nothing(store):
     assert store.recorded(mid, "key-a") is None
 
 
+def test_a_kept_state_is_written_with_its_commit_only(store):
+    # referee.matches.kept: the state kept at a version is part of that version's commit; a
+    # refused commit writes none, and a delete takes them with the rest
+    mid = "m4baaaaaaaaaaaaaaa"
+    store.create(mid, record(1), TTL)
+    kept = {"state": {"turn": 2, "hand": ["5S", "ĀH"]}, "line": [[2, 2]], "actions": 1}
+    store.commit(mid, 1, record(2), {"type": "stand"}, [], TTL, None, (2, kept))
+    with pytest.raises(VersionConflict):
+        store.commit(mid, 1, record(2), {"type": "beg"}, [], TTL, None, (3, kept))
+    assert store.checkpoint(mid, 2) == kept
+    assert store.checkpoint(mid, 3) is None and store.checkpoint(mid, 1) is None
+    store.delete(mid)
+    with pytest.raises(MatchNotFound):
+        store.checkpoint(mid, 2)
+
+
 def test_an_idempotency_record_is_written_with_the_commit_and_blocks_a_second(store):
     mid = "m5aaaaaaaaaaaaaaaa"
     store.create(mid, record(1), TTL)
@@ -148,8 +164,9 @@ def test_redis_keys_share_one_slot_and_every_update_refreshes_their_ttl(redis_ur
     assert keys[0] == f"{redis_prefix}:match:{{{mid}}}"
     assert {redis.crc.key_slot(k.encode()) for k in keys} == {redis.crc.key_slot(mid.encode())}
     assert 0 < store.client.ttl(keys[0]) <= 100
-    store.commit(mid, 1, record(2), {"type": "stand"}, events(1, 1, 2), 5000, ("k", {"s": 1}))
-    for key in keys[:4]:
+    store.commit(mid, 1, record(2), {"type": "stand"}, events(1, 1, 2), 5000, ("k", {"s": 1}),
+                 (2, {"state": {}, "line": [[2, 2]], "actions": 1}))
+    for key in keys[:4] + keys[5:]:
         assert 4900 < store.client.ttl(key) <= 5000, key
     assert 0 < store.client.ttl(keys[4]) <= 30  # a kept creation answer keeps its own window
 
