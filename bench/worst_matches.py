@@ -152,7 +152,8 @@ def longest(bench: Bench, quick: bool) -> Iterator[Endpoint]:
     yield from _reads(bench, [
         ("GET /v1/matches/{id}/audit", "GET", f"{table.url}/audit", {}, "the audit"),
         ("GET /v1/matches/{id}/stream", "GET", f"{table.url}/stream?after=0", seat,
-         "the whole stream of the finished match, a seat"),
+         "the finished match's stream from its start, a seat: its first part "
+         "(live.CATCH_UP_EVENTS logged events, then end reconnect)"),
         ("POST /v1/matches/{id}/rematch", "POST", f"{table.url}/rematch", host,
          "the rematch")], label)
 

@@ -251,10 +251,13 @@ def events(query, match_id):
 _STREAM_DOC = {
     "description": "text/event-stream: `event: event` (id: seq, data: the event), `event: "
                    "view` (data: version, rollback and the match view's envelope: phase, "
-                   "to_move, awaiting, awaiting_message, score, outcome, over, view), "
-                   "`: heartbeat` "
-                   "comments, and last `event: end` (data: version, reason over|gone|"
-                   "revoked|reconnect; revoked: the token that opened it was re-issued)",
+                   "to_move, awaiting, awaiting_message, score, outcome, over, view), `: "
+                   "heartbeat` comments, and last `event: end` (data: version, reason over|gone|"
+                   "revoked|reconnect; revoked: the token that opened it was re-issued; "
+                   "reconnect: its time is up, a read of the store failed, or it caught up "
+                   f"{live.CATCH_UP_EVENTS:,} logged events and is still behind: resume with "
+                   "Last-Event-ID, the id of the last event it sent; each such stream counts "
+                   "against the token's budget)",
     "content": {"text/event-stream": {"schema": {
         "description": "one Server-Sent Event (its fields as the SSE format names them)",
         "type": "object", "properties": {
