@@ -23,7 +23,7 @@ events per stream; a stream still behind then ends with ``reconnect`` right afte
 event it sent (no view before it; its ``version`` is that of the last view sent, ``null``
 before the first), and the reader resumes after that event's ``id``.  Each reconnection is a
 new stream: it counts once against the token's budget (``REFEREE_LIMIT_MATCH_PER_TOKEN``) and
-the open-stream caps while it is open; the longest match takes about 7 streams from its start.
+the open-stream caps while it is open; the longest match takes about 10 streams from its start.
 A catch-up in which the reader was sent no event (all hidden from it) goes on until one is
 sent, so that resuming always moves on.
 
@@ -76,10 +76,10 @@ TICKET_SECONDS = 120
 """How long a stream ticket may be used to open a stream or long-poll (an open stream stays
 open after it expires)."""
 
-CATCH_UP_EVENTS = 3 * pauses.CHUNK
+CATCH_UP_EVENTS = 2 * pauses.CHUNK
 """The most logged events a stream goes through in one catch-up (its reads of
 :data:`~referee.matches.pauses.CHUNK` events in a row; ~7 ms of CPU per 1,000 events, so
-~21 ms: issue 21 item 1, every request's CPU under 25 ms).  A stream still behind then ends
+~14 ms: issue 21 item 1, every request's CPU under 25 ms).  A stream still behind then ends
 with ``reconnect`` right after the last event it sent (:func:`follow`)."""
 
 MAX_WAIT_SECONDS = 25
