@@ -169,3 +169,46 @@ def test_a_seat_step_at_a_kept_version_keeps_its_state_too(client, table, monkey
         game.step(rng)
     assert rolled_back(game, rng, 2, 5)
     assert MatchService(store, 3600).load(game.id)["line"] is not None
+
+
+def test_a_record_made_before_kept_states_walks_its_whole_history(client, table, monkeypatch):
+    # a match stored by the version before kept states has no line fields: its rollbacks
+    # still restore the right state (the whole walk), and it never gains half of them
+    monkeypatch.setattr(kept, "fresh", lambda: {})
+    game, rollbacks = played_with_rollbacks(client, table, SETUPS["coup"], 1, 70)
+    assert rollbacks >= 2
+    svc = MatchService(client.application.extensions["referee.store"], 3600)
+    record = svc.load(game.id)
+    assert record.get("line") is None and "actions" not in record
+    history = svc.history(record)
+    engine = GAMES["coup"].engine
+    assert record["state"] == replay(engine, record["setup"], record["seed"], line_at(history))
+
+
+def test_a_kept_state_gone_missing_falls_back_to_the_whole_walk_for_good(client, table,
+                                                                         monkeypatch):
+    # a store that lost a kept state (only a store fault could) answers by the whole walk,
+    # and the record stops keeping its line (None) rather than keep a wrong one
+    monkeypatch.setattr(kept, "KEEP_EVERY", 4)
+    game = table.create(client, **SETUPS["coup"], seed=3)
+    rng = random.Random(3)
+    for _ in range(9):
+        assert game.step(rng) is not None
+    store = client.application.extensions["referee.store"]
+    monkeypatch.setattr(store, "checkpoint", lambda match_id, version: None)
+    assert rolled_back(game, rng, 6, 10)
+    svc = MatchService(store, 3600)
+    record = svc.load(game.id)
+    assert record["line"] is None
+    history = svc.history(record)
+    engine = GAMES["coup"].engine
+    assert record["state"] == replay(engine, record["setup"], record["seed"], line_at(history))
+    monkeypatch.undo()
+    for _ in range(3):
+        assert game.step(rng) is not None
+    version = game.read("host")["version"]
+    assert rolled_back(game, rng, version - 2, version)
+    record = svc.load(game.id)
+    assert record["line"] is None
+    assert record["state"] == replay(engine, record["setup"], record["seed"],
+                                     line_at(svc.history(record)))
