@@ -28,6 +28,7 @@ class Table:
     def __init__(self, bench: Bench, game: str, setup: dict, steps: int | None = None):
         self.bench, self.game, self.setup = bench, game, setup
         self.plan = [action for _, action in playout(game, SEED, 100_000, setup)[1]]
+        bench.freeze()  # the plan is the bench's, not a worker's: out of the collector's way
         self.steps = len(self.plan) // 2 if steps is None else steps
         self.cpu: list[tuple[float, int]] = []  # (CPU seconds, step) of each action sent
         self.pad = 0  # commits that change no game state made before the first action
