@@ -112,7 +112,7 @@ def text_problem(text: str) -> str | None:
     characters such as NUL, ESC, a newline or U+202E, no unassigned code points), in Unicode
     NFC, without leading or trailing white space (so never white space only), with nothing
     that shows nothing (:data:`_INVISIBLE`: U+3164, U+2800, variation selectors except after a
-    symbol…), and not starting with a combining mark (so never made of marks only).  Nothing
+    symbol, a zero-width joiner except between two emoji…), and not starting with a combining mark (so never made of marks only).  Nothing
     is ever fixed silently; the refusal names the field, so the sentence names no field.
 
     Cheap where it is called most (every name of every snapshot): printable ASCII not padded
@@ -125,17 +125,40 @@ def text_problem(text: str) -> str | None:
     return _text_problem(text)
 
 
+_JOINER = "\u200d"
+"""ZERO WIDTH JOINER: invisible, except inside an emoji ZWJ sequence (``👩‍💻``, ``🏳️‍🌈``), which
+shows one symbol (Unicode TS #51)."""
+
+
+def _without_emoji_joiners(text: str) -> str:
+    """``text`` without the joiners that join two emoji (:data:`_JOINER` between a symbol, its
+    skin-tone modifier or emoji selector U+FE0F, and a symbol): what is checked for showing
+    nothing and for being printable; any other joiner stays, and is refused."""
+    if _JOINER not in text:
+        return text
+    kept = []
+    for i, char in enumerate(text):
+        if (char == _JOINER and 0 < i < len(text) - 1
+                and unicodedata.category(text[i + 1]) == "So"
+                and (unicodedata.category(text[i - 1]) in ("So", "Sk")
+                     or text[i - 1] == "\ufe0f")):
+            continue
+        kept.append(char)
+    return "".join(kept)
+
+
 @functools.lru_cache(maxsize=4096)
 def _text_problem(text: str) -> str | None:
     if text != text.strip():
         return "The text must not start or end with white space."
-    if not text.isprintable():
-        bad = next(c for c in text if not c.isprintable())
+    shown = _without_emoji_joiners(text)
+    if not shown.isprintable():
+        bad = next(c for c in shown if not c.isprintable())
         return (f"The text must be printable: U+{ord(bad):04X} "
                 f"({unicodedata.name(bad, unicodedata.category(bad))}) is not.")
     if not unicodedata.is_normalized("NFC", text):
         return "The text must be in Unicode NFC (composed) form."
-    bad = _invisible(text)
+    bad = _invisible(shown)
     if bad is not None:
         return (f"The text must not hold characters that show nothing: U+{ord(bad):04X} "
                 f"({unicodedata.name(bad, unicodedata.category(bad))}) is one.")

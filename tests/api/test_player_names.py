@@ -9,10 +9,17 @@ from referee.schemas.fields import name_problem
 
 INVISIBLE = ["\u3164", "ana\u3164", "\u115f", "\u1160ben", "\uffa0", "\u2800", "a\u2800b",
              "ana\u034f", "ana\ufe0f", "ana\u180b", "ana\U000e0100"]
-CONTROL_OR_BIDI = ["a\u0000", "a\u202eb", "\u200b", "a\u200d", "\u2060", "ana\u00ad", "a\ufeff"]
+CONTROL_OR_BIDI = ["a\u0000", "a\u202eb", "\u200b", "a\u200d", "\u2060", "ana\u00ad", "a\ufeff",
+                   # a joiner outside an emoji sequence shows nothing: refused
+                   "a\u200db", "\U0001f469\u200d", "\u200d\U0001f469",
+                   "\U0001f469\u200d\u200d\U0001f469", "ana\u200d\U0001f469"]
 MARKS = ["\u0301", "\u0301\u0302\u0303", "\u0301ana", "\u20dd", "\u093fक"]
 PADDED = [" ana", "ana ", "   ", "\u3000ana"]
-FINE = ["ana", "Zoë", "José", "ခင်မောင်", "नमस्ते", "ناصر", "김민준", "\u2764\ufe0f", "A-1 b.c"]
+FINE = ["ana", "Zoë", "José", "ခင်မောင်", "नमस्ते", "ناصر", "김민준", "\u2764\ufe0f", "A-1 b.c",
+        # emoji ZWJ sequences (Unicode TS #51) show one symbol: a family, a coder with a skin
+        # tone, the rainbow flag (its white flag with U+FE0F before the joiner)
+        "\U0001f469\u200d\U0001f469\u200d\U0001f467", "ana \U0001f468\U0001f3fd\u200d\U0001f4bb",
+        "\U0001f3f3\ufe0f\u200d\U0001f308"]
 
 
 def create(client, players):
@@ -48,6 +55,14 @@ def test_the_same_names_are_refused_in_stateless_setup_and_in_an_action(client, 
 def test_names_in_any_script_are_fine(client, good):
     assert name_problem(good) is None
     assert create(client, ["ben", good]).status_code == 201
+
+
+def test_a_joined_emoji_and_its_parts_side_by_side_look_alike(client):
+    # TS #39: the skeleton drops the joiner, so the family and the three people clash
+    answer = create(client, ["\U0001f469\u200d\U0001f469\u200d\U0001f467",
+                             "\U0001f469\U0001f469\U0001f467"])
+    assert answer.status_code == 422
+    assert answer.get_json()["errors"][0]["field"] == "players"
 
 
 def test_the_problem_says_which_character_and_why(client):
