@@ -20,12 +20,14 @@ workers, then measures, each from this separate process:
     runs; its Node packages npm-installed into ``bench/peer/node_modules`` on first use.
 (h) starvation (:mod:`bench.starvation`, servers of its own, ~50 s): another client's
     ``/livez`` and match reads while one address holds its 64 streams and sends the worst
-    bodies.
+    bodies;
+(i) slow clients (:mod:`bench.slow_clients`, servers of its own, ~10 s): another client's
+    answers while 400 one-byte connections and 100 that never read are held, beside none.
 
 Writes the results between the bench markers of ``bench/RESULTS.md`` (other sections kept),
-the peer's and (h)'s between their own.  Options: ``--smoke`` (a few requests each: shows the
-bench runs, numbers mean nothing), ``--out PATH``, ``--peak S``, ``--fixed S`` (seconds per
-endpoint), ``--note TEXT``, ``--no-peer`` (skip (g)), ``--no-node`` ((g) without
+the peer's, (h)'s and (i)'s between their own.  Options: ``--smoke`` (a few requests each:
+shows the bench runs, numbers mean nothing), ``--out PATH``, ``--peak S``, ``--fixed S``
+(seconds per endpoint), ``--note TEXT``, ``--no-peer`` (skip (g)), ``--no-node`` ((g) without
 boardgame.io), ``--peer-seconds S``, ``--peer-rounds N``.
 """
 from __future__ import annotations
@@ -38,7 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import engines, report, starvation
+from bench import engines, report, slow_clients, starvation
 from bench.peer import __main__ as peer
 from bench.load import Fixed, closed_loop, merged, open_loop
 from bench.payloads import stateless_bodies
@@ -186,6 +188,10 @@ def main(argv: list[str] | None = None) -> None:
     starved = starvation.run(smoke=args.smoke)
     section = starvation.render(starved, command.strip(), args.note)
     starvation.write(args.out, section)
+    print(section)
+    section = slow_clients.render(slow_clients.run(smoke=args.smoke), command.strip(),
+                                  args.note)
+    report.write(args.out, section, slow_clients.BEGIN, slow_clients.END)
     print(section)
 
 

@@ -16,6 +16,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import redis
 
@@ -186,17 +187,45 @@ def _hex_address(ip: str, port: int) -> str:
     return "".join(f"{int(part):02X}" for part in reversed(ip.split("."))) + f":{port:04X}"
 
 
+ESTABLISHED, LISTENING = "01", "0A"
+"""``/proc/net/tcp``'s codes of the two socket states read here."""
+
+
+class ServerSocket(NamedTuple):
+    """One socket on the server's side of its port (:func:`server_sockets`)."""
+
+    state: str
+    """The kernel's hex code of the TCP state (:data:`ESTABLISHED`, :data:`LISTENING`, …)."""
+    peer: tuple[str, int]
+    """The client's end ``(ip, port)`` (``("0.0.0.0", 0)`` for the listening socket)."""
+    queue: int
+    """Bytes received and not yet read; for the listening socket, the connections the kernel
+    has completed and no worker has accepted yet."""
+    inode: str
+    """The socket's inode (``/proc/<pid>/fd/*`` links to ``socket:[inode]``)."""
+
+
+def server_sockets(port: int) -> list[ServerSocket]:
+    """Every TCP socket of this machine whose own end is 127.0.0.1:``port``: the server's
+    listening socket and its side of each connection (a connection the server has closed is
+    no longer :data:`ESTABLISHED`), read from ``/proc/net/tcp`` (Linux)."""
+    local = _hex_address("127.0.0.1", port)
+    found = []
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[1] == local:
+            ip_hex, port_hex = fields[2].split(":")
+            ip = ".".join(str(int(ip_hex[i:i + 2], 16)) for i in (6, 4, 2, 0))
+            queue = int(fields[4].split(":")[1], 16)  # tx_queue:rx_queue
+            found.append(ServerSocket(fields[3], (ip, int(port_hex, 16)), queue, fields[9]))
+    return found
+
+
 def connections_by_worker(port: int, pids: list[int]) -> dict[int, list[tuple[str, int]]]:
     """The client end ``(ip, port)`` of every TCP connection each worker of ``pids`` holds on
     the server's ``port`` (read from ``/proc/net/tcp`` and each worker's open files)."""
-    local = _hex_address("127.0.0.1", port)
-    peers = {}
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        fields = line.split()
-        if fields[1] == local and fields[3] == "01":  # ESTABLISHED
-            ip_hex, port_hex = fields[2].split(":")
-            ip = ".".join(str(int(ip_hex[i:i + 2], 16)) for i in (6, 4, 2, 0))
-            peers[f"socket:[{fields[9]}]"] = (ip, int(port_hex, 16))
+    peers = {f"socket:[{sock.inode}]": sock.peer for sock in server_sockets(port)
+             if sock.state == ESTABLISHED}
     out: dict[int, list[tuple[str, int]]] = {pid: [] for pid in pids}
     for pid in pids:
         try:

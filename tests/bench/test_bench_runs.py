@@ -34,6 +34,11 @@ def test_smoke_run_writes_every_figure(tmp_path):
     # (g) the starvation step: the other client's answers, its 65th stream refused
     assert "## Starvation (issue 21 item 2)" in text and "(its 65th: 429)" in text
     assert "| livez |" in text and "| match read |" in text
+    # (i) the slow-clients step: the other client's probes beside none and beside the 500,
+    # every one answered 200 (10 probes each in --smoke)
+    assert "## Slow clients (issue 12)" in text
+    assert "| none (the ceiling) | 10 | 10 × 200 |" in text
+    assert "| 400 one-byte + 100 non-readers | 10 | 10 × 200 |" in text
     # every measured request answered 2xx (the last column of each endpoint row is 0)
     rows = [line for line in text.splitlines() if line.startswith("| ") and " req/s" not in
             line and line.count("|") == 9]
