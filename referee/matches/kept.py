@@ -75,8 +75,11 @@ def after_action(record: dict[str, Any], version: int, events: Iterable[dict[str
 
 def after_rollback(then: Segments, version: int, reshuffle: str | None) -> Segments:
     """The line after a rollback applied at ``version`` to a version whose line is ``then``:
-    ``then``, the reshuffle step (digital mode), and an empty segment for the actions to
-    come."""
+    ``then`` (without an empty last segment: a rollback to just after another one must not
+    grow the line), the reshuffle step (digital mode), and an empty segment for the actions
+    to come."""
+    if then and isinstance(then[-1], list) and then[-1][1] < then[-1][0]:
+        then = then[:-1]
     step = [{"version": version, "reshuffle": reshuffle}] if reshuffle is not None else []
     return then + step + [[version + 1, version]]
 
@@ -175,18 +178,22 @@ def state_at(walk: Walk, engine: Engine, setup: dict[str, Any], seed: int | str,
 
 def difference(line: Segments, other: Segments) -> list[tuple[int, int]]:
     """The version ranges ``(first, last)`` of ``line``'s action segments that ``other``'s
-    do not cover, in version order (both lines' segments are in version order and never
-    overlap)."""
+    do not cover, in version order: one sweep of both (each line's segments are in version
+    order and never overlap)."""
     theirs = [seg for seg in other if isinstance(seg, list) and seg[1] >= seg[0]]
     out: list[tuple[int, int]] = []
+    at = 0  # the first of ``theirs`` that may still overlap
     for first, last in (seg for seg in line if isinstance(seg, list)):
         cursor = first
-        for low, high in theirs:
-            if high < cursor or low > last:
-                continue
+        while at < len(theirs) and theirs[at][1] < cursor:
+            at += 1
+        index = at
+        while index < len(theirs) and theirs[index][0] <= last:
+            low, high = theirs[index]
             if low > cursor:
                 out.append((cursor, low - 1))
             cursor = max(cursor, high + 1)
+            index += 1
         if cursor <= last:
             out.append((cursor, last))
     return out

@@ -212,3 +212,39 @@ def test_a_kept_state_gone_missing_falls_back_to_the_whole_walk_for_good(client,
     assert record["line"] is None
     assert record["state"] == replay(engine, record["setup"], record["seed"],
                                      line_at(svc.history(record)))
+
+
+def test_the_difference_of_two_lines_is_the_set_difference_of_their_versions():
+    # kept.difference sweeps both lines once; checked against sets of versions
+    rng = random.Random(7)
+    for _ in range(500):
+        lines = []
+        for _ in range(2):
+            line, at = [], 2
+            for _ in range(rng.randrange(0, 6)):
+                at += rng.randrange(0, 4)
+                end = at + rng.randrange(-1, 6)
+                line.append([at, end])
+                if rng.random() < 0.3:
+                    line.append({"version": end + 1, "reshuffle": "r"})
+                at = max(at, end + 1) + 1
+            lines.append(line)
+        ranges = kept.difference(*lines)
+        mine = {v for seg in lines[0] if isinstance(seg, list) for v in range(seg[0], seg[1] + 1)}
+        theirs = {v for seg in lines[1] if isinstance(seg, list)
+                  for v in range(seg[0], seg[1] + 1)}
+        assert {v for first, last in ranges for v in range(first, last + 1)} == mine - theirs
+        assert all(a[1] + 1 < b[0] or a[1] < b[0] for a, b in zip(ranges, ranges[1:]))
+
+
+def test_table_mode_rollbacks_by_one_move_again_and_again_do_not_grow_the_line(client, table):
+    # the host alone decides table-mode rollbacks: 30 of them by one move each leave a line
+    # of one segment and one empty one, not 30 empty segments
+    game = table.create(client, **SETUPS["all-fours-table"], seed=1)
+    rng = random.Random(1)
+    for _ in range(30):
+        game.step(rng)
+        version = game.read("host")["version"]
+        assert rolled_back(game, rng, version - 1, version)
+    store = client.application.extensions["referee.store"]
+    assert len(MatchService(store, 3600).load(game.id)["line"]) <= 2
