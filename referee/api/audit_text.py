@@ -6,7 +6,9 @@ gevent worker answered nobody else.
 in its order, compact JSON, a newline: what ``current_app.json.response`` writes), its long
 lists (``steps``, ``actions``, ``history``) :data:`~referee.matches.pauses.CHUNK` items at
 a time, pausing between two parts (:func:`referee.matches.pauses.pause`) so that the worker
-serves others; the audit stays exempt from the 64 KB cap of the other answers.
+serves others; the audit stays exempt from the 64 KB cap of the other answers.  A long list
+given as :class:`~referee.matches.audit.Texts` (:func:`~referee.matches.audit.audit_texts`)
+holds its items' JSON texts already: they are joined, not written again.
 """
 from __future__ import annotations
 
@@ -15,15 +17,14 @@ from typing import Any, Callable, Iterator
 from flask import current_app
 
 from referee.matches import pauses
+from referee.matches.audit import LONG, Texts
 from referee.schemas.matches import AuditSchema
-
-LONG = ("steps", "actions", "history")
-"""The audit's fields that grow with the match: lists of plain objects, written in parts."""
 
 
 def audit_chunks(audit: dict[str, Any], rest: Callable[[], None] | None = None
                  ) -> Iterator[bytes]:
-    """The answer's bytes of ``audit`` (:meth:`MatchService.audit`), in parts; ``rest()``
+    """The answer's bytes of ``audit`` (:func:`~referee.matches.audit.audit_data` or
+    :func:`~referee.matches.audit.audit_texts`), in parts; ``rest()``
     (default :func:`~referee.matches.pauses.pause`) between two chunks of a long list.  Call
     it inside the request: it dumps the short fields and takes the app's JSON writer at
     once, so the parts need no request context (the request's turn,
@@ -51,7 +52,10 @@ def audit_chunks(audit: dict[str, Any], rest: Callable[[], None] | None = None
                     yield text.encode()
                     (rest or pauses.pause)()
                     text = ","
-                text += dumps(items[start:start + size])[1:-1]
+                if isinstance(items, Texts):
+                    text += ",".join(items[start:start + size])
+                else:
+                    text += dumps(items[start:start + size])[1:-1]
             text += "]"
         yield (text + "}\n").encode()
     return parts()

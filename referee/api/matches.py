@@ -21,6 +21,7 @@ from referee.matches.rematch import rematch as start_rematch
 from referee.api import fair_share, open_caps
 from referee.api.audit_text import audit_chunks
 from referee.api.errors import ProblemSchema
+from referee.matches.audit import audit_texts
 from referee.matches.loading import document_order
 from referee.refusals import InvalidInput
 from referee.matches.service import MatchService
@@ -424,7 +425,8 @@ def audit(match_id):
     """
     svc = service()
     record = _load(svc, match_id)
-    chunks = audit_chunks(svc.audit(record))
+    chunks = audit_chunks(audit_texts(svc, record, current_app.json.ensure_ascii,
+                                      current_app.json.sort_keys))
     return Response(chunks, mimetype=current_app.json.mimetype,
                     headers=_etag(record["version"]))
 

@@ -24,7 +24,7 @@ from typing import Any, Callable
 from referee.matches.callers import Caller, authorize, identify, see
 from referee.matches.envelope import envelope, movers
 from referee.games.base import CheckedState
-from referee.matches.history import action_entry, actions_of, line_at
+from referee.matches.history import action_entry
 from referee.matches.idempotency import Once, once, replay
 from referee.matches.loading import game_entry, load_action, load_setup
 from referee.matches import kept, pauses
@@ -207,25 +207,6 @@ class MatchService:
         actions = [] if record.get("rollback") else engine.legal_actions(state, player)
         return {"version": record["version"], "actions": actions,
                 "to_move": movers(entry, record, state)}
-
-    def audit(self, record: dict[str, Any]) -> dict[str, Any]:
-        """Seed, setup body, the ``steps`` that made the final state (replay them: actions
-        and rollbacks' reshuffles, :mod:`referee.matches.history`), the ``actions`` among them,
-        the whole ``history`` (every commit: undone actions, rollbacks and who approved them) and
-        the final state of a finished match; 403 ``forbidden`` while it is played (the seed
-        tells every future deal)."""
-        if not game_entry(record["game"]).engine.is_over(record["state"]):
-            raise Forbidden("The audit opens when the match is over: until then "
-                          "the seed stays secret.")
-        history = self.history(record)
-        pauses.pause()
-        steps = line_at(history)
-        pauses.pause()
-        return {"id": record["id"], "game": record["game"],
-                "setup": {**record["setup"], "seed": record["seed"]}, "seed": record["seed"],
-                "commitment": record["commitment"], "version": record["version"],
-                "steps": steps, "actions": [s["action"] for s in actions_of(steps)],
-                "history": history, "final_state": record["state"]}
 
     def history(self, record: dict[str, Any], rest: Callable[[], None] | None = None
                 ) -> list[dict[str, Any]]:

@@ -150,6 +150,16 @@ class MatchStore(ABC):
         ``None`` when none was.  Raises :class:`MatchNotFound`."""
 
     @abstractmethod
+    def history_texts(self, match_id: str, start: int = 0, count: int | None = None
+                      ) -> list[str]:
+        """The history entries of :meth:`actions` as the JSON texts stored, undecoded (the
+        audit cuts its answer from them: :mod:`referee.matches.audit`).  An entry this
+        version wrote is :func:`referee.store.codec.compact`'s text of it (no space,
+        ``\\u`` escapes, keys in insertion order); one an older version wrote into Redis may
+        be ``json.dumps``' text with spaces (read both; :func:`referee.store.codec.decode`
+        decodes either).  Raises :class:`MatchNotFound`."""
+
+    @abstractmethod
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:
         """The response record stored under the scoped idempotency ``key``, or ``None``."""
 

@@ -2,7 +2,8 @@
 
 Everything lives in one dict guarded by a lock, so it is safe across the threads of one process
 but not shared between processes (``referee serve`` keeps one worker without Redis).  Values
-are kept as JSON text, as in Redis, so no caller ever holds a reference into the store.
+are kept as JSON text, as in Redis, so no caller ever holds a reference into the store (the
+history entries as compact text, :func:`referee.store.codec.compact`, as Redis keeps them).
 Expiry is checked lazily on every access against ``clock`` (``time.monotonic`` by default).
 ``max_matches`` and ``max_bytes`` (the JSON text kept, all matches together) cap what it holds:
 a new match past either is :class:`StoreFull` (expired matches are swept first).
@@ -17,6 +18,7 @@ from typing import Any, Callable
 
 from referee.store.base import (AlreadyRecorded, MatchExists, MatchNotFound, MatchStore,
                                 StoreFull, VersionConflict)
+from referee.store.codec import compact
 from referee.store.feed import Feed
 
 
@@ -122,7 +124,7 @@ class MemoryStore(MatchStore):
             entry.record = json.dumps(record)
             new_events = [json.dumps(ev) for ev in events]
             entry.events += new_events
-            entry.actions.append(json.dumps(action))
+            entry.actions.append(compact(action))
             self._grow(entry, entry.record, entry.actions[-1], *new_events)
             entry.size -= old
             self._bytes -= old
@@ -160,6 +162,12 @@ class MemoryStore(MatchStore):
         with self._lock:
             raw = self._live(match_id).checkpoints.get(version)
         return None if raw is None else json.loads(raw)
+
+    def history_texts(self, match_id: str, start: int = 0, count: int | None = None
+                      ) -> list[str]:
+        """History entries from ``start`` as stored (see :meth:`MatchStore.history_texts`)."""
+        with self._lock:
+            return self._live(match_id).actions[_window(start, count)]
 
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:
         """The response stored under ``key`` (see :meth:`MatchStore.recorded`)."""

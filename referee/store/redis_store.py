@@ -321,6 +321,12 @@ class RedisStore(MatchStore):
         return None if raw is None else codec.decode(raw)
 
     @_guarded
+    def history_texts(self, match_id: str, start: int = 0, count: int | None = None
+                      ) -> list[str]:
+        """History entries from ``start`` as stored (see :meth:`MatchStore.history_texts`)."""
+        return self._texts(match_id, 2, *_span(start, count))
+
+    @_guarded
     def recorded(self, match_id: str, key: str) -> dict[str, Any] | None:
         """The response stored under ``key`` (see :meth:`MatchStore.recorded`)."""
         raw = self.client.hget(self.keys(match_id)[3], key)
@@ -345,7 +351,11 @@ class RedisStore(MatchStore):
     def _list(self, match_id: str, which: int, start: int, stop: int = -1
               ) -> list[dict[str, Any]]:
         """Elements ``start`` to ``stop`` (-1: the last) of list key ``which`` of a match that
-        exists (one round trip)."""
+        exists (one round trip), decoded."""
+        return [codec.decode(item) for item in self._texts(match_id, which, start, stop)]
+
+    def _texts(self, match_id: str, which: int, start: int, stop: int = -1) -> list[str]:
+        """:meth:`_list`'s elements as stored (text)."""
         keys = self.keys(match_id)
         pipe = self.client.pipeline(transaction=False)
         pipe.exists(keys[0])
@@ -353,7 +363,7 @@ class RedisStore(MatchStore):
         exists, items = pipe.execute()
         if not exists:
             raise MatchNotFound(match_id)
-        return [codec.decode(item) for item in items]
+        return items
 
 
 def _span(after: int, count: int | None) -> tuple[int, int]:

@@ -2,6 +2,8 @@
 clock) and the Redis store (on the test Redis, under a key prefix of its own)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 import redis
 
@@ -222,3 +224,26 @@ def test_a_commit_of_thousands_of_events_logs_each_once_in_order(store):
     store.commit(mid, 1, record(2), {"type": "replay"}, events(1, 2500, 2), TTL)
     assert [ev["seq"] for ev in store.events(mid)] == list(range(1, 2501))
     assert [ev["seq"] for ev in store.events(mid, after=999)] == list(range(1000, 2501))
+
+
+def test_history_texts_are_each_entry_s_compact_json_as_stored(store):
+    # The audit cuts its answer from them (referee.matches.audit): each the standard library's
+    # compact text of the entry committed (\u escapes, keys in their order); an entry an older
+    # version wrote into Redis with spaces comes back as it was written.
+    mid = "m9aaaaaaaaaaaaaaaa"
+    store.create(mid, record(1), TTL)
+    entries = [{"version": 2, "action": {"type": "play", "player": "zoë", "card": "7♥"}},
+               {"version": 3, "rollback": {"step": "vote", "player": "李雷"}},
+               {"version": 4, "action": {"type": "stand", "player": "ana"}}]
+    for entry in entries:
+        store.commit(mid, entry["version"] - 1, record(entry["version"]), entry, [], TTL)
+    texts = store.history_texts(mid)
+    assert texts[0] == ('{"version":2,"action":{"type":"play","player":"zo\\u00eb",'
+                        '"card":"7\\u2665"}}')
+    assert texts == [json.dumps(entry, separators=(",", ":")) for entry in entries]
+    assert store.history_texts(mid, 1, 1) == texts[1:2] and store.history_texts(mid, 3) == []
+    if isinstance(store, RedisStore):
+        store.client.rpush(store.keys(mid)[2], json.dumps({"version": 5, "action": {}}))
+        assert store.history_texts(mid, 3) == ['{"version": 5, "action": {}}']
+    with pytest.raises(MatchNotFound):
+        store.history_texts("nosuchmatchaaaaaaa")
