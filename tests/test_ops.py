@@ -214,3 +214,11 @@ def test_gunicorn_builds_no_access_line_of_its_own():
 
     logger.atoms = no_atoms
     logger.access(None, None, {}, 0.001)  # returns before building anything
+
+
+def test_every_store_operation_is_counted_when_the_store_fails():
+    # a store method left out of ops.store.OPERATIONS would fail without counting in
+    # referee_store_errors_total (the kept states' checkpoint read, the stream's read)
+    from referee.ops.store import OPERATIONS
+    from referee.store import MatchStore
+    assert set(MatchStore.__abstractmethods__) <= set(OPERATIONS)

@@ -12,7 +12,7 @@ from referee.ops import metrics
 from referee.store import MatchStore, StoreUnavailable
 
 OPERATIONS = ("ping", "ready", "create", "load", "load_along", "commit", "events", "actions",
-              "history_texts", "recorded", "kept", "delete")
+              "history_texts", "checkpoint", "read", "recorded", "kept", "delete")
 """The methods instrumented (``load_along``: a store that has it, the Redis one)."""
 
 
