@@ -69,13 +69,20 @@ class ScoredAwardSchema(Schema):
     points = fields.Integer(strict=True, required=True, validate=validate.Range(1))
 
 
+MAX_AWARDS = 4 + MAX_SEATS * MAX_HAND
+"""A sheet line's awards at most: High, Low, Jack and Game (AF-S1-S4), and a renege's point
+for each card a hand can see played (AF-I1: at most one renege per card played, each giving
+the other side of two a point)."""
+
+
 class ScoredHandSchema(Schema):
     """A line of the score sheet: a scored hand's number, the awards it gave (those scored
     before a side reached the target, AF-S6), its points per side (the kick's and a give-one's
     included) and the match score per side after it."""
 
     hand = fields.Integer(strict=True, required=True, validate=validate.Range(1))
-    awards = List(fields.Nested(ScoredAwardSchema), required=True)
+    awards = List(fields.Nested(ScoredAwardSchema), required=True,
+                  validate=validate.Length(max=MAX_AWARDS))
     points = Seats(fields.Integer(strict=True), keys=SIDE_NAME, required=True)
     score = Seats(fields.Integer(strict=True), keys=SIDE_NAME, required=True)
 

@@ -179,3 +179,24 @@ def test_af_s6_a_line_whose_award_changed_side_is_named_once():
         ENGINE.check_snapshot(tampered)
     fields = [v.field for v in err.value.violations]
     assert fields.count("state.scored_hands[0]") == 1
+
+
+def test_af_s6_a_sheet_line_holds_at_most_the_awards_a_hand_can_give(client):
+    # High, Low, Jack, Game and a renege's point per card played (AF-S1-S4, AF-I1): 4 + 4 x
+    # 21 = 88; a longer list is refused before any of its items is read (issue 21 item 1: 4,031
+    # copies cost up to 24 ms to check one by one)
+    from referee.schemas.allfours import MAX_AWARDS
+    assert MAX_AWARDS == 88
+    state = _after_one_hand()
+    line = state["scored_hands"][0]
+    for count, status in ((88, "the line's own check"), (89, "Longer than maximum length 88.")):
+        tampered = copy.deepcopy(dict(state))
+        tampered["scored_hands"][0]["awards"] = (line["awards"] * 30)[:count]
+        answer = client.post("/v1/games/all-fours/validate", json={
+            "state": tampered, "action": ENGINE.legal_actions(state)[0]})
+        assert answer.status_code == 422
+        errors = answer.get_json()["errors"]
+        if count == 89:
+            assert errors == [{"field": "state.scored_hands[0].awards", "message": status}]
+        else:
+            assert answer.get_json()["type"] == "/problems/impossible-state"
