@@ -26,6 +26,10 @@ most the one already under way when it arrived.  Everything that waits is bounde
 request's own work is small, and a body waits for light ones at most that long whatever
 another client sends.
 
+A stream's reads take the address's turn too, one part at a time
+(:func:`address_turn`): a stream catching up from far behind reads and renders up to 1,000
+events a part, and an address may hold 64 streams, all reconnecting from the start.
+
 A turn is taken after the body has arrived (:func:`referee.api.limits.read_body`: a slow sender
 holds no turn while it sends) and before it is parsed; it is given back when the answer is
 built, before it is written (a slow reader holds none either).  A long-poll or a stream carries
@@ -38,7 +42,7 @@ import contextlib
 import os
 import threading
 import time
-from typing import Iterator, Mapping
+from typing import Callable, ContextManager, Iterator, Mapping
 
 from flask import Flask, current_app, g, request
 
@@ -188,6 +192,31 @@ def _give(_exc=None) -> None:
     address = g.pop("turn_of", None)
     if address is not None:
         current_app.extensions["referee.turns"].give(address)
+
+
+def address_turn() -> Callable[[], ContextManager]:
+    """Within a request: a context manager factory, usable after the request (a stream's
+    parts), that holds a turn of the request's address while its block runs and gives it back
+    after (a stream never holds one while it writes or waits): so one address's streams
+    catching up from far behind run their parts one at a time, like its bodies, and a
+    request of another client waits for one part, not for one of each.  No turns configured:
+    the block just runs."""
+    turns = current_app.extensions.get("referee.turns")
+    address = _address()
+
+    @contextlib.contextmanager
+    def turn() -> Iterator[None]:
+        if turns is None:
+            yield
+            return
+        turns.take(address)
+        try:
+            if turns.waiting(address) > 1:  # a busy address lets the rest go first
+                let_others_first()
+            yield
+        finally:
+            turns.give(address)
+    return turn
 
 
 @contextlib.contextmanager

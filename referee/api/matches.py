@@ -286,7 +286,7 @@ def stream(query, match_id, last_event_id=None):
     try:
         body = live.follow(svc.store, record["id"], caller, after,
                            config["STREAM_HEARTBEAT_SECONDS"], config["STREAM_MAX_SECONDS"],
-                           lang=language())
+                           lang=language(), part=fair_share.address_turn())
         response = Response(body, mimetype="text/event-stream",
                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     except BaseException:

@@ -175,12 +175,16 @@ def reader_view(record: dict[str, Any], caller: Caller) -> dict[str, Any]:
 
 
 def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbeat: float,
-           limit: float, lang: str = DEFAULT) -> Iterator[str]:
+           limit: float, lang: str = DEFAULT,
+           part: Callable[[], ContextManager] = contextlib.nullcontext) -> Iterator[str]:
     """The SSE text of ``caller``'s stream of ``match_id`` from ``seq`` > ``after``, for at
     most ``limit`` seconds, a heartbeat after each ``heartbeat`` quiet seconds (see the module
     docstring), its views and events rendered in ``lang`` (the request's negotiated language:
     the stream outlives its request).  Reads the store once per change (a read shared with the
-    other readers of the match woken by the same change); never raises once started.
+    other readers of the match woken by the same change); never raises once started.  Each
+    read and its rendering run inside ``part()`` (the HTTP layer's turn of the client's
+    address, :func:`referee.api.fair_share.address_turn`: one address's streams catching up
+    take their parts one at a time, like its bodies), never a write to the socket.
 
     A reader far behind (a finished match followed from its start: 19,000 events on the
     longest) catches up :data:`~referee.matches.pauses.CHUNK` events per read, a pause
@@ -193,52 +197,58 @@ def follow(store: MatchStore, match_id: str, caller: Caller, after: int, heartbe
     deadline = time.monotonic() + limit
     shown = None
     caught, told = 0, False  # this catch-up: logged events gone through, any of them sent
+
+    def step(since) -> tuple[str, bool, bool]:
+        """One read and what it sends: ``(text, the stream ends, still catching up)``."""
+        nonlocal after, caught, told, shown
+        # a part goes one event past what it sends; the cap's last part stops at the cap
+        room = CATCH_UP_EVENTS - caught
+        count = min(pauses.CHUNK, room + 1) if room > 0 else pauses.CHUNK
+        try:
+            record, logged, rendered = store.feed.reads.read(
+                _read_accepted(store), (match_id, after, count), since)
+        except MatchNotFound:
+            return sse({"version": shown, "reason": "gone"}, "end"), True, False
+        except StoreUnavailable:
+            return sse({"version": shown, "reason": "reconnect"}, "end"), True, False
+        if not still_holds(record, caller):
+            return sse({"version": shown, "reason": "revoked"}, "end"), True, False
+        if len(logged) >= count:  # catching up: this part, a pause, then the rest
+            text = _once(rendered, lang, _events_but_last, logged, caller)
+            after = logged[-2]["seq"]
+            caught, told = caught + len(logged) - 1, told or bool(text)
+            if caught >= CATCH_UP_EVENTS and told:  # still behind: the client resumes
+                return text + sse({"version": shown, "reason": "reconnect"}, "end"), True, False
+            return text, False, True
+        caught, told = 0, False
+        # what one change brings goes out in one write
+        sent = [_once(rendered, lang, _events_text, logged, caller)]
+        after = logged[-1]["seq"] if logged else after
+        if record["version"] != shown:
+            shown = record["version"]
+            view, over = _once(rendered, lang, _view_text, record, caller)
+            sent.append(view)
+            if over:
+                return "".join(sent) + sse({"version": shown, "reason": "over"}, "end"), True, \
+                    False
+        if time.monotonic() >= deadline:
+            ending = sse({"version": shown, "reason": "reconnect"}, "end")
+            return "".join(sent) + ending, True, False
+        return "".join(sent), False, False
+
     yield "retry: 2000\n\n"
     with store.feed.watch(match_id) as watch:
         while True:
             since = watch.clear()
-            # a part goes one event past what it sends; the cap's last part stops at the cap
-            room = CATCH_UP_EVENTS - caught
-            count = min(pauses.CHUNK, room + 1) if room > 0 else pauses.CHUNK
-            try:
-                record, logged, rendered = store.feed.reads.read(
-                    _read_accepted(store), (match_id, after, count), since)
-            except MatchNotFound:
-                yield sse({"version": shown, "reason": "gone"}, "end")
+            with part():
+                text, ends, behind = step(since)
+            if text:
+                yield text
+            if ends:
                 return
-            except StoreUnavailable:
-                yield sse({"version": shown, "reason": "reconnect"}, "end")
-                return
-            if not still_holds(record, caller):
-                yield sse({"version": shown, "reason": "revoked"}, "end")
-                return
-            if len(logged) >= count:  # catching up: this part, a pause, then the rest
-                text = _once(rendered, lang, _events_but_last, logged, caller)
-                after = logged[-2]["seq"]
-                caught, told = caught + len(logged) - 1, told or bool(text)
-                if caught >= CATCH_UP_EVENTS and told:  # still behind: the client resumes
-                    yield text + sse({"version": shown, "reason": "reconnect"}, "end")
-                    return
-                if text:
-                    yield text
+            if behind:
                 pauses.pause()
                 continue
-            caught, told = 0, False
-            # what one change brings goes out in one write
-            sent = [_once(rendered, lang, _events_text, logged, caller)]
-            after = logged[-1]["seq"] if logged else after
-            if record["version"] != shown:
-                shown = record["version"]
-                view, over = _once(rendered, lang, _view_text, record, caller)
-                sent.append(view)
-                if over:
-                    yield "".join(sent) + sse({"version": shown, "reason": "over"}, "end")
-                    return
-            if time.monotonic() >= deadline:
-                yield "".join(sent) + sse({"version": shown, "reason": "reconnect"}, "end")
-                return
-            if any(sent):
-                yield "".join(sent)
             while not watch.wait(min(heartbeat, max(deadline - time.monotonic(), 0.0))):
                 if time.monotonic() >= deadline:
                     break

@@ -122,3 +122,54 @@ def test_a_body_waits_for_the_requests_without_one_under_way_for_a_bounded_time(
 def test_no_turns_with_the_rate_limits_off():
     app = create_app({"TESTING": True, "REDIS_URL": None, "RATE_LIMITS_ENABLED": False})
     assert "referee.turns" not in app.extensions
+
+
+def test_a_stream_reads_under_its_address_s_turn_and_holds_none_between_parts(monkeypatch):
+    # one address's 64 streams reconnecting from the start of a long match took their parts
+    # all at once (a black-box run: another client's /livez waited up to 1 s): each read and
+    # its rendering now takes the address's turn, and gives it back before writing or waiting
+    from referee.matches import pauses
+    monkeypatch.setattr(pauses, "CHUNK", 4)
+    app = _app()
+    client = app.test_client()
+    created = client.post("/v1/matches", json={"game": "coup", "seed": 42,
+                                               "players": ["ana", "ben", "cy"]}).get_json()
+    url = f"/v1/matches/{created['id']}"
+    seat = {"Authorization": f"Bearer {created['seats']['ana']}"}
+    for _ in range(6):  # income, income…: a log longer than one part
+        match = client.get(url, headers=seat).get_json()
+        who = match["to_move"][0]
+        client.post(url + "/actions", json={"action": {"type": "income", "player": who}},
+                    headers={"Authorization": f"Bearer {created['seats'][who]}",
+                             "If-Match": f'"{match["version"]}"'})
+    turns = app.extensions["referee.turns"]
+    store = app.extensions["referee.store"]
+    held = []
+    real = store.read
+    monkeypatch.setattr(store, "read", lambda *a: held.append(turns.waiting("127.0.0.1"))
+                        or real(*a))
+    stream = client.get(url + "/stream?after=0", headers=seat, buffered=False)
+    chunks = iter(stream.response)
+    text = ""
+    while "event: view" not in text:
+        text += next(chunks).decode()
+    assert len(held) >= 3 and all(count == 1 for count in held), held  # each read: the turn
+    assert turns.waiting("127.0.0.1") == 0  # a quiet stream holds none
+    # while a body of the address holds its only turn, the stream's next read waits for it
+    turns.take("127.0.0.1")
+    got = []
+    reader = _started(lambda: got.append(next(chunks)))
+    mover = client.get(url, headers=seat).get_json()["to_move"][0]
+    # an action through the API carries a body and would wait for the turn too: the change
+    # is made through the match service
+    from referee.matches.service import MatchService
+    svc = MatchService(store, 3600)
+    record = svc.load(created["id"])
+    svc.act(record, svc.caller(record, f"Bearer {created['seats'][mover]}"),
+            {"action": {"type": "income", "player": mover}}, f'"{record["version"]}"', None)
+    reader.join(0.5)
+    assert reader.is_alive() and not got  # the change is waiting for the turn
+    turns.give("127.0.0.1")
+    reader.join(10)
+    assert got and b"income" in got[0]
+    stream.close()
