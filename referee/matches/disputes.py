@@ -1,12 +1,16 @@
 """Disputes: the host takes moves back with a logged rollback, approved by the table.
 
 ``POST …/rollback`` (host token, at the match's version): ``{"to_version", "reason",
-"approval"?}``.  In **table** mode the host decides: the rollback applies at once.  In
+"approval"?}``: back to the state of ``to_version``, which takes back the moves of the line
+since (``undone``) and, when ``to_version`` is a version an earlier rollback took back (a
+rollback made by mistake, itself undone), brings back the moves of that version's line the
+line now lacks (``redone``); both are listed, at most :data:`UNDONE_LISTED` each, with their
+counts.  In **table** mode the host decides: the rollback applies at once.  In
 **digital** mode it is *proposed* and applies once the seats approve it (``POST
 …/rollback/votes`` with a seat token: ``{"proposal", "approve"}``): every seat (``approval``
 ``"all"``, the default) or more than half of them (``"majority"``).  A rollback that would
 undo a finished hand's scoring (an All Fours ``hand_scored``, AF-S1–S6; a Gnoming
-``round_ended``, GN-P1–P7) needs every seat's approval in either mode.  One rejection of an
+``round_ended``, GN-P1–P7), or bring one back, needs every seat's approval in either mode.  One rejection of an
 ``"all"`` proposal, or enough rejections that a majority is out of reach, rejects it; the host
 may withdraw it (``DELETE …/rollback``).  While one is pending no action is taken (409
 ``rollback-pending``), and nothing is rolled back once the match is over (its audit is open).
@@ -55,7 +59,8 @@ APPROVALS = ("all", "majority")
 
 UNDONE_LISTED = 20
 """A proposal, its events and its history entry name at most this many undone moves (the
-earliest); ``undone_count`` says how many it undoes in all."""
+earliest; ``undone_count`` says how many it undoes in all), and as many redone ones
+(``redone``, ``redone_count``)."""
 
 VOTE_RETRIES = 8
 """Votes are commutative, so a vote that loses a race with another is tried again."""
@@ -88,14 +93,15 @@ def propose(svc: MatchService, record: dict[str, Any], caller: Caller, body: dic
                           "to go back to.")
     if not 1 <= target < record["version"]:
         raise _bad_target(f"to_version must be an earlier version, 1 to {record['version'] - 1}.")
-    undone, undone_count, redone, crosses = _undoing(svc, record, target)
-    if not undone_count and not redone:
+    (undone, undone_count), (redone, redone_count), crosses = _undoing(svc, record, target)
+    if not undone_count and not redone_count:
         raise _bad_target(f"Version {target} has the same game state as now: nothing to undo.")
     approval = "all" if crosses else body.get("approval", "all")
     proposal = {"proposal": record["version"] + 1, "to_version": target,
                 "reason": body["reason"], "approval": approval, "crosses_scoring": crosses,
                 "undone": [_named(step) for step in undone],
-                "undone_count": undone_count, "approved_by": [], "rejected_by": []}
+                "undone_count": undone_count, "redone": [_named(step) for step in redone],
+                "redone_count": redone_count, "approved_by": [], "rejected_by": []}
     if record["mode"] == "table" and not crosses:  # the host decides (no vote)
         return _apply(svc, record, caller, {**proposal, "decided_by": "host"}, [], keyed)
     return _commit(svc, record, caller, "pending", keyed, {"rollback": proposal},
@@ -225,52 +231,62 @@ def _outcome(record, numbered, caller: Caller, status: str) -> dict[str, Any]:
             **envelope(entry, record, record["state"], caller)}
 
 
+Moves = tuple[list[dict[str, Any]], int]
+"""``(the first`` :data:`UNDONE_LISTED` ``action steps, how many there are)``."""
+
+
 def _undoing(svc: MatchService, record: dict[str, Any], target: int
-             ) -> tuple[list[dict[str, Any]], int, bool, bool]:
-    """What a rollback to ``target`` takes back: ``(the first`` :data:`UNDONE_LISTED`
-    ``action steps of the line now that are not on the target's line, how many there are,
-    whether the target's line holds actions the line now does not (a version an earlier
-    rollback undid), whether an undone action closed a hand's scoring)``.
+             ) -> tuple[Moves, Moves, bool]:
+    """What a rollback to ``target`` changes: ``(undone, redone, crosses)`` — the actions on
+    the line now that are not on the target's line (taken back), those on the target's line
+    that are not on the line now (brought back: ``target`` is a version an earlier rollback
+    took back, so this one undoes that rollback), and whether either holds an action that
+    closed a hand's scoring (:data:`referee.matches.kept.SCORING_EVENTS`: taking it back, or
+    bringing it back, needs every seat).
 
     From the record's line and the kept states (:mod:`referee.matches.kept`): a few hundred
     history entries read at most.  A record made before kept states (or one whose kept state
-    is missing) walks the whole history and the log back to the first undone version, as
+    is missing) walks the whole history and the log back to the first version concerned, as
     :func:`_undoing_walked` does."""
     if not kept.kept_by(record):
         return _undoing_walked(svc, record, target)
     walk = svc.walk(record)
     try:
         then = walk.line(target)
-        undone = kept.difference(record["line"], then)
-        count = kept.count_in(walk, undone)
-        redone = kept.count_in(walk, kept.difference(then, record["line"])) > 0
+        ranges = (kept.difference(record["line"], then), kept.difference(then, record["line"]))
+        counts = [kept.count_in(walk, found) for found in ranges]
     except LookupError:
         return _undoing_walked(svc, record, target)
-    listed: list[dict[str, Any]] = []
-    for first, last in undone:
-        listed += walk.actions_in(first, last, UNDONE_LISTED - len(listed))
-        if len(listed) >= UNDONE_LISTED:
-            break
+    moves = []
+    for found, count in zip(ranges, counts):
+        listed: list[dict[str, Any]] = []
+        for first, last in found:
+            if len(listed) >= UNDONE_LISTED:
+                break
+            listed += walk.actions_in(first, last, UNDONE_LISTED - len(listed))
+        moves.append((listed, count))
     crosses = any(first <= version <= last for version in record["scored"]
-                  for first, last in undone)
-    return listed, count, redone, crosses
+                  for first, last in ranges[0] + ranges[1])
+    return moves[0], moves[1], crosses
 
 
 def _undoing_walked(svc: MatchService, record: dict[str, Any], target: int
-                    ) -> tuple[list[dict[str, Any]], int, bool, bool]:
+                    ) -> tuple[Moves, Moves, bool]:
     """:func:`_undoing` by walking the whole history (every entry read, both lines made)
-    and reading the log back from its end to the first event of the earliest undone version
-    (:meth:`MatchService.logged_since`): a scoring event of an undone version crosses."""
+    and reading the log back from its end to the first event of the earliest version
+    concerned (:meth:`MatchService.logged_since`): a scoring event of one of them crosses."""
     history = svc.history(record)
     now, then = actions_of(line_at(history)), actions_of(line_at(history, target))
-    kept_versions = {step["version"] for step in then}  # a version names its one action:
-    undone = [step for step in now if step["version"] not in kept_versions]  # a set
-    redone = len(now) - len(undone) != len(then)
-    versions = {step["version"] for step in undone}
+    on_now = {step["version"] for step in now}  # a version names its one action: sets,
+    on_then = {step["version"] for step in then}  # not list scans
+    undone = [step for step in now if step["version"] not in on_then]
+    redone = [step for step in then if step["version"] not in on_now]
+    versions = {step["version"] for step in undone + redone}
     crosses = bool(versions) and any(
         ev["type"] in kept.SCORING_EVENTS and ev.get("version") in versions
         for ev in svc.logged_since(record, min(versions)))
-    return undone[:UNDONE_LISTED], len(undone), redone, crosses
+    return ((undone[:UNDONE_LISTED], len(undone)), (redone[:UNDONE_LISTED], len(redone)),
+            crosses)
 
 
 def _named(step: dict[str, Any]) -> dict[str, Any]:

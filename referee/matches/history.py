@@ -6,7 +6,8 @@ Entries (JSON objects, in the store's history list, each with the ``version`` it
 - ``{"version", "rollback": {"step", ...}}``: a step of a dispute (:mod:`referee.matches.disputes`):
   ``"proposed"``, ``"vote"``, ``"withdrawn"``, ``"rejected"`` or ``"applied"`` (with
   ``to_version``, ``reason``, ``approved_by``, ``undone``: the first 20 versions whose
-  actions it took back, ``undone_count``: how many in all, and in digital mode ``reshuffle``:
+  actions it took back, ``undone_count``: how many in all, ``redone`` and ``redone_count``:
+  those it brought back, when it went back to a version an earlier rollback had undone, and in digital mode ``reshuffle``:
   the seed that dealt the hidden orders afresh, :func:`reshuffle_seed`);
 - ``{"version", "rematch"}``: the finished match's rematch was started.
 - ``{"version", "seat": {"step", "player"}}`` / ``{"version", "host": {"step"}}``: a seat's

@@ -110,7 +110,9 @@ class _MatchHeadSchema(Schema):
     rollback = fields.Dict(allow_none=True, required=True, metadata={
         "description": "the pending rollback proposal (proposal, to_version, reason, "
                        "approval, crosses_scoring, undone: the first 20 moves it undoes, "
-                       "undone_count: how many in all, approved_by, rejected_by), or null"})
+                       "undone_count: how many in all, redone and redone_count: the moves "
+                       "it brings back when to_version is a version an earlier rollback "
+                       "took back, approved_by, rejected_by), or null"})
     rematch = fields.String(allow_none=True, required=True, metadata={
         "description": "the id of this finished match's rematch, once started"})
     connections = fields.Dict(keys=fields.String(), values=fields.Integer(), allow_none=True,

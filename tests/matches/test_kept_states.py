@@ -144,8 +144,9 @@ def test_the_longest_walk_reads_fewer_entries_than_one_kept_stretch(client, tabl
     read = []
     real = store.actions
     monkeypatch.setattr(store, "actions", lambda *a: read.append(a) or real(*a))
-    listed, count, redone, _ = _undoing(svc, record, 2)
-    assert count == record["actions"] - 1 and not redone and len(listed) == 20
+    (listed, count), (redone, redone_count), _ = _undoing(svc, record, 2)
+    assert count == record["actions"] - 1 and len(listed) == 20
+    assert redone == [] and redone_count == 0
     assert sum(a[2] for a in read) <= 3 * 8 + 40, read
     read.clear()
     _undoing_walked(svc, record, 2)

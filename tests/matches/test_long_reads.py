@@ -146,8 +146,8 @@ def test_a_proposal_reads_the_log_s_tail_and_finds_the_same_scored_hands(client,
     for first in range(2, record["version"] + 1):
         undone = set(range(first, record["version"] + 1))
         whole = any(ev["type"] in SCORING_EVENTS and ev["version"] in undone for ev in logged)
-        assert _undoing(svc, record, first - 1)[3] == whole, first
-        assert _undoing_walked(svc, record, first - 1)[3] == whole, first
+        assert _undoing(svc, record, first - 1)[2] == whole, first
+        assert _undoing_walked(svc, record, first - 1)[2] == whole, first
     for first in range(1, record["version"] + 2):
         assert svc.logged_since(record, first) == [ev for ev in logged
                                                    if ev["version"] >= first], first

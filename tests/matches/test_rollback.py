@@ -191,6 +191,30 @@ def test_af_s_in_table_mode_too_a_scored_hand_waits_for_the_seats(client, table)
     assert vote(game, "b", answer["rollback"]["proposal"]).get_json()["status"] == "applied"
 
 
+def test_af_s_a_rollback_that_brings_a_scored_hand_back_says_so_and_needs_every_seat(
+        client, table):
+    # a black-box run: after every seat approved undoing a scored hand (AF-S1-S6), a
+    # proposal to a version of the undone line (the first proposal's own) said "undone: [],
+    # crosses_scoring: false" and passed by a majority, bringing the scored hand back.  It
+    # undoes that rollback: it names the move it brings back, and needs every seat.
+    game, scored = _until_a_hand_is_scored(client, table)
+    before = game.read("host")["score"]
+    pending = propose(game, scored - 1, scored).get_json()["rollback"]
+    vote(game, "ana", pending["proposal"])
+    applied = vote(game, "ben", pending["proposal"]).get_json()
+    assert applied["status"] == "applied" and applied["version"] == scored + 3
+    answer = propose(game, scored + 1, applied["version"], approval="majority").get_json()
+    proposal = answer["rollback"]
+    assert answer["status"] == "pending"
+    assert (proposal["crosses_scoring"], proposal["approval"]) == (True, "all")
+    assert (proposal["undone"], proposal["undone_count"]) == ([], 0)
+    assert proposal["redone_count"] == 1
+    assert [move["version"] for move in proposal["redone"]] == [scored]
+    assert vote(game, "ana", proposal["proposal"]).get_json()["status"] == "pending"
+    assert vote(game, "ben", proposal["proposal"]).get_json()["status"] == "applied"
+    assert game.read("host")["score"] == before  # the scored hand is back
+
+
 @pytest.mark.parametrize("who, to_version, status, slug", [
     ("ben", 1, 403, "forbidden"),          # only the host proposes
     ("host", 3, 422, "invalid-input"),     # not an earlier version

@@ -94,3 +94,13 @@ def test_a_rollback_is_proposed_voted_and_applied(server, phone):
     history = requests.get(f"{server}/v1/matches/{made['id']}", timeout=10).json()
     assert history["version"] == 8 and history["rollback"] is None
     assert seats[0].locator(".actions-panel button:enabled").count() > 0  # ana moves again
+    # the rollback was a mistake: going back to version 4 (which it took back) undoes it, and
+    # the box says what comes back (the move of v4), for the seats to approve
+    host.select_option('[data-key="to-version"]', "4")
+    host.fill('[data-key="reason"]', "the rollback was a mistake")
+    host.click('[data-key="propose"]')
+    box = seats[1].get_by_role("region", name="Rollback proposed")
+    box.wait_for()
+    text = box.inner_text()
+    assert "Brings back what an earlier rollback took back:" in text
+    assert "v4 · Choose a card · ana" in text, text

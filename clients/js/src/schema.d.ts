@@ -1226,7 +1226,7 @@ export interface components {
             rematch: string | null;
             /** @enum {string} */
             role: "seat" | "public" | "host";
-            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, approved_by, rejected_by), or null */
+            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, redone and redone_count: the moves it brings back when to_version is a version an earlier rollback took back, approved_by, rejected_by), or null */
             rollback: {
                 [key: string]: unknown;
             } | null;
@@ -1919,7 +1919,7 @@ export interface components {
             rematch: string | null;
             /** @enum {string} */
             role: "seat" | "public" | "host";
-            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, approved_by, rejected_by), or null */
+            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, redone and redone_count: the moves it brings back when to_version is a version an earlier rollback took back, approved_by, rejected_by), or null */
             rollback: {
                 [key: string]: unknown;
             } | null;
@@ -2394,7 +2394,7 @@ export interface components {
             rematch: string | null;
             /** @enum {string} */
             role: "seat" | "public" | "host";
-            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, approved_by, rejected_by), or null */
+            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, redone and redone_count: the moves it brings back when to_version is a version an earlier rollback took back, approved_by, rejected_by), or null */
             rollback: {
                 [key: string]: unknown;
             } | null;
@@ -3114,7 +3114,7 @@ export interface components {
             rematch: string | null;
             /** @enum {string} */
             role: "seat" | "public" | "host";
-            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, approved_by, rejected_by), or null */
+            /** @description the pending rollback proposal (proposal, to_version, reason, approval, crosses_scoring, undone: the first 20 moves it undoes, undone_count: how many in all, redone and redone_count: the moves it brings back when to_version is a version an earlier rollback took back, approved_by, rejected_by), or null */
             rollback: {
                 [key: string]: unknown;
             } | null;
@@ -5837,7 +5837,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream: `event: event` (id: seq, data: the event), `event: view` (data: version, rollback and the match view's envelope: phase, to_move, awaiting, awaiting_message, score, outcome, over, view), `: heartbeat` comments, and last `event: end` (data: version, reason over|gone|revoked|reconnect; revoked: the token that opened it was re-issued) */
+            /** @description text/event-stream: `event: event` (id: seq, data: the event), `event: view` (data: version, rollback and the match view's envelope: phase, to_move, awaiting, awaiting_message, score, outcome, over, view), `: heartbeat` comments, and last `event: end` (data: version, reason over|gone|revoked|reconnect; revoked: the token that opened it was re-issued; reconnect: its time is up, a read of the store failed, or it caught up 2,000 logged events and is still behind: resume with Last-Event-ID, the id of the last event it sent; each such stream counts against the token's budget) */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -225,7 +225,8 @@ export function eventLine(game, event) {
     event.player ? ` · ${event.player}` : "", ...parts];
 }
 
-/** The pending rollback: what it undoes and why; a seat votes, the host may withdraw. */
+/** The pending rollback: what it undoes (and brings back, undoing an earlier one) and why; a
+ *  seat votes, the host may withdraw. */
 export function rollbackBox(game, rollback, {vote, withdraw, busy}) {
   if (!rollback) return null;
   return h("section", {class: "notice", "aria-live": "polite", "aria-label": t("table.rollback.title")},
@@ -234,6 +235,9 @@ export function rollbackBox(game, rollback, {vote, withdraw, busy}) {
     h("p", {}, t("table.rollback.reason"), " ", h("q", {}, rollback.reason)),
     rollback.undone && rollback.undone.length ? h("ul", {},
       ...rollback.undone.map((u) => h("li", {}, eventLine(game, u)))) : null,
+    rollback.redone && rollback.redone.length ? h("p", {}, t("table.rollback.redone")) : null,
+    rollback.redone && rollback.redone.length ? h("ul", {},
+      ...rollback.redone.map((u) => h("li", {}, eventLine(game, u)))) : null,
     h("p", {class: "muted"}, t(`table.rollback.approval.${rollback.approval}`), " ",
       t("table.rollback.votes", {yes: (rollback.approved_by || []).join(", ") || "—",
         no: (rollback.rejected_by || []).join(", ") || "—"})),
