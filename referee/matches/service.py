@@ -26,13 +26,13 @@ from referee.matches.envelope import envelope, movers
 from referee.games.base import CheckedState
 from referee.matches.history import action_entry
 from referee.matches.idempotency import Once, once, replay
-from referee.matches.loading import game_entry, load_action, load_setup
+from referee.matches.loading import game_entry, load_action
 from referee.matches import kept, pauses
 from referee.matches.pauses import read_in_chunks
 from referee.matches.reading import for_reader, page, visible_window
 from referee.schemas.matches import PAGE_EVENTS
 from referee.refusals import (Forbidden, InvalidInput, NotFound, PreconditionRequired, Refusal,
-                              StaleVersion, version_moved)
+                              version_moved)
 from referee.registry import GameEntry
 from referee.store import AlreadyRecorded, MatchNotFound, MatchStore, VersionConflict
 
