@@ -9,6 +9,7 @@ read from ``/proc/<pid>/stat`` (utime + stime of every worker process, all its t
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import shutil
 import socket
@@ -20,6 +21,7 @@ from typing import NamedTuple
 
 import redis
 
+from bench.load import Connection
 from referee.serving.cli import serve_argv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -239,3 +241,36 @@ def connections_by_worker(port: int, pids: list[int]) -> dict[int, list[tuple[st
         except OSError:
             continue
     return out
+
+
+async def pinned_by_worker(port: int, pids: list[int], each: int, source: str
+                           ) -> dict[int, list[Connection]]:
+    """``each`` keep-alive connections from ``source`` held by each worker of ``pids``:
+    new connections go to whichever worker accepts first, so batches are opened (no request
+    yet: a worker accepts before it reads) and sorted by the worker that accepted them (one
+    look at ``/proc`` per batch, so all are opened within a moment and none idles past the
+    keep-alive limit) until each worker holds its share; the rest are closed."""
+    held: dict[int, list[Connection]] = {pid: [] for pid in pids}
+    for _ in range(8):
+        batch = []
+        for _ in range(4 * each * len(pids)):
+            conn = Connection(port, source)
+            conn.reader, conn.writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(source, 0))
+            batch.append(conn)
+        mine = {(source, conn.writer.get_extra_info("sockname")[1]) for conn in batch}
+        for _ in range(50):  # until the workers have accepted them all (a busy one is slow)
+            await asyncio.sleep(0.1)
+            owners = {peer: pid for pid, peers in connections_by_worker(port, pids).items()
+                      for peer in peers}
+            if mine <= owners.keys():
+                break
+        for conn in batch:
+            owner = owners.get((source, conn.writer.get_extra_info("sockname")[1]))
+            if owner is not None and len(held[owner]) < each:
+                held[owner].append(conn)
+            else:
+                conn.close()
+        if all(len(conns) == each for conns in held.values()):
+            break
+    return {pid: conns for pid, conns in held.items() if conns}

@@ -26,11 +26,19 @@ load generator — a client that in life runs on another machine — does not ta
 workers and the other client need.  The server's workers and the other client keep their
 usual priority; the workers still do every request the attacker sends.
 
+``--streams-from-start`` runs the harder attack a black-box run found
+(:mod:`bench.starvation_from_start`): the attacker's 64 streams, on a long match made
+beforehand, each open from event 0 again and again, so that every one keeps catching up; the
+bodies are sent as well.
+
 Prints one JSON line and writes the section between :data:`BEGIN` and :data:`END` of
-``bench/RESULTS.md``.  ``--senders 0`` is the control: the same run without the attack (the
-attacker holds its streams, sends no body), to tell what the shared machine itself costs the
-other client.  ``python -m bench.starvation [--seconds 30] [--smoke] [--note TEXT]``
-(about 50 s); also the last step of ``python -m bench``.
+``bench/RESULTS.md`` (``--streams-from-start``: between its own markers,
+:data:`bench.starvation_from_start.BEGIN` and ``END``).  ``--senders 0`` is the control: the
+same run without bodies (the attacker holds its streams, or reopens them, and sends no body),
+to tell what the shared machine itself costs the other client.  ``python -m bench.starvation
+[--seconds 30] [--smoke] [--streams-from-start] [--senders N] [--note TEXT]`` (about 50 s;
+from the start about 1 minute more, to build the match); the default attack is also the last
+step of ``python -m bench``.
 """
 from __future__ import annotations
 
@@ -45,8 +53,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import report as bench_report, starvation_from_start as from_start
 from bench.load import Connection, Result, request_bytes
-from bench.servers import OUT_OF_REACH, Gunicorn, RedisServer, connections_by_worker
+from bench.servers import OUT_OF_REACH, Gunicorn, RedisServer, connections_by_worker, \
+    pinned_by_worker
 from bench.starvation_bodies import worst_bodies
 
 ATTACKER, VICTIM = "127.0.0.1", "127.0.0.2"
@@ -112,13 +122,22 @@ async def _open_stream(port: int, path: str, token: str, stop: float) -> tuple[i
     return status, asyncio.ensure_future(drain())
 
 
-async def _attack(port: int, bodies, ready, seconds: float, report, senders: int) -> None:
-    created = await _create(ATTACKER, port)
+async def _attack(port: int, bodies, ready, seconds: float, report, senders: int,
+                  long: dict | None) -> None:
     stop = time.monotonic() + seconds
-    path = f"/v1/matches/{created['id']}/stream"
-    opened = [await _open_stream(port, path, created["seats"][seat], stop)
-              for seat in SEATS for _ in range(STREAMS_PER_SEAT)]
-    over, _ = await _open_stream(port, path, created["host_token"], time.monotonic())
+    opens: list = []
+    if long is None:  # the default attack: 64 streams held open on a match of its own
+        created = await _create(ATTACKER, port)
+        path = f"/v1/matches/{created['id']}/stream"
+        opened = [await _open_stream(port, path, created["seats"][seat], stop)
+                  for seat in SEATS for _ in range(STREAMS_PER_SEAT)]
+        over, _ = await _open_stream(port, path, created["host_token"], time.monotonic())
+    else:  # each stream reads the long match from its start, again and again
+        path = f"/v1/matches/{long['id']}/stream?after=0"
+        opened = [(None, asyncio.ensure_future(from_start.reopen(
+            port, ATTACKER, path, token, stop, opens)))
+            for token in long["tokens"] for _ in range(STREAMS_PER_SEAT)]
+        over = None
     statuses: dict[int, int] = {}
     refused = 0
     ready.set()
@@ -146,13 +165,17 @@ async def _attack(port: int, bodies, ready, seconds: float, report, senders: int
     for _, task in opened:
         await task
     report.put({"streams_open": sum(1 for status, _ in opened if status == 200),
-                "stream_65th": over, "answers": statuses, "broken_connections": refused})
+                "streams": len(opened), "stream_65th": over, "opens": opens,
+                "answers": statuses, "broken_connections": refused})
 
 
-def attacker(port: int, bodies, ready, seconds: float, report, senders: int = SENDERS) -> None:
-    """The attacker's process (see the module docstring), at ``nice 19``."""
+def attacker(port: int, bodies, ready, seconds: float, report, senders: int = SENDERS,
+             long: dict | None = None) -> None:
+    """The attacker's process (see the module docstring), at ``nice 19``; ``long``: the
+    match of :func:`bench.starvation_from_start.build`, whose streams it reads from event 0
+    again and again, instead of holding 64 open on a match of its own."""
     os.nice(19)
-    asyncio.run(_attack(port, bodies, ready, seconds, report, senders))
+    asyncio.run(_attack(port, bodies, ready, seconds, report, senders, long))
 
 
 UNANSWERED_SECONDS = 10.0
@@ -163,44 +186,12 @@ PINNED = 3
 request due while all are busy waits for one (and that wait counts in its latency)."""
 
 
-async def _pinned(port: int, pids: list[int], each: int) -> dict[int, list[Connection]]:
-    """``each`` keep-alive connections from :data:`VICTIM` held by each worker of ``pids``:
-    new connections go to whichever worker accepts first, so batches are opened (no request
-    yet: a worker accepts before it reads) and sorted by the worker that accepted them (one
-    look at ``/proc`` per batch, so all are opened within a moment and none idles past the
-    keep-alive limit) until each worker holds its share; the rest are closed."""
-    held: dict[int, list[Connection]] = {pid: [] for pid in pids}
-    for _ in range(8):
-        batch = []
-        for _ in range(4 * each * len(pids)):
-            conn = Connection(port, VICTIM)
-            conn.reader, conn.writer = await asyncio.open_connection(
-                "127.0.0.1", port, local_addr=(VICTIM, 0))
-            batch.append(conn)
-        mine = {(VICTIM, conn.writer.get_extra_info("sockname")[1]) for conn in batch}
-        for _ in range(50):  # until the workers have accepted them all (a busy one is slow)
-            await asyncio.sleep(0.1)
-            owners = {peer: pid for pid, peers in connections_by_worker(port, pids).items()
-                      for peer in peers}
-            if mine <= owners.keys():
-                break
-        for conn in batch:
-            owner = owners.get((VICTIM, conn.writer.get_extra_info("sockname")[1]))
-            if owner is not None and len(held[owner]) < each:
-                held[owner].append(conn)
-            else:
-                conn.close()
-        if all(len(conns) == each for conns in held.values()):
-            break
-    return {pid: conns for pid, conns in held.items() if conns}
-
-
 async def _measure(port: int, pids: list[int], seconds: float, report) -> None:
     created = await _create(VICTIM, port)
     tokens = [created["seats"][seat] for seat in SEATS]
     read_path = f"/v1/matches/{created['id']}"
     livez = request_bytes("GET", "/livez", b"")
-    both = await _pinned(port, pids, 2 * PINNED)
+    both = await pinned_by_worker(port, pids, 2 * PINNED, VICTIM)
     # a worker short of its share (it accepted too late) splits what it holds between the
     # two kinds; a kind left with none reads through a new connection (to either worker)
     # rather than wait for ever for a free one
@@ -264,24 +255,30 @@ def victim(port: int, pids: list[int], seconds: float, report) -> None:
     asyncio.run(_measure(port, pids, seconds, report))
 
 
-def run(seconds: float = 30.0, smoke: bool = False, senders: int = SENDERS) -> dict:
+def run(seconds: float = 30.0, smoke: bool = False, senders: int = SENDERS,
+        streams_from_start: bool = False) -> dict:
     """Start the servers, run both clients, stop everything; the figures as a dict.
     ``senders=0`` is the control: the attacker holds its streams but sends no body, so the
-    other client's figures show what this machine gives it without the attack."""
+    other client's figures show what this machine gives it without the attack.
+    ``streams_from_start``: the long match is built first (by a setup server, stopped before
+    the measured one starts) and the attacker's streams read it from event 0 again and
+    again."""
     warm = 0.5 if smoke else WARM_SECONDS
     if smoke:
         seconds = 2.0
-    bodies = worst_bodies()
+    bodies = worst_bodies() if senders else []
     logs = Path(tempfile.mkdtemp(prefix="referee-starvation-"))
     redis_server = RedisServer()
     try:
+        long = from_start.build(redis_server.url, logs / "setup.log", smoke) \
+            if streams_from_start else None
         server = Gunicorn("referee.serving.wsgi:app", redis_server.url, logs / "server.log",
                           env=DEFAULT_LIMITS)
         try:
             ctx = multiprocessing.get_context("spawn")
             ready, attack_report, victim_report = ctx.Event(), ctx.Queue(), ctx.Queue()
             attack = ctx.Process(target=attacker, args=(
-                server.port, bodies, ready, seconds + warm + 5, attack_report, senders))
+                server.port, bodies, ready, seconds + warm + 5, attack_report, senders, long))
             attack.start()
             if not ready.wait(60):
                 raise SystemExit("starvation: the attacker did not get ready")
@@ -302,14 +299,22 @@ def run(seconds: float = 30.0, smoke: bool = False, senders: int = SENDERS) -> d
             server.stop()
     finally:
         redis_server.stop()
+    opens = attacks.pop("opens")
+    if long is not None:
+        whole = from_start.opens_in(opens, 0.0, float("inf"))
+        attacks.update(source=ATTACKER, measured=from_start.opens_in(opens, began, seconds),
+                       opens_total=whole["opens"], answers_total=whole["answers"])
     return {"seconds": seconds, "senders": senders, "bodies": [label for label, _, _ in bodies],
+            "attack": "streams from start" if long else "streams held",
+            "long_match": long and {**long, "tokens": len(long["tokens"])},
             "attacker": {**attacks, "connections_per_worker": spread}, "victim": victims,
             "worker_cpu_busy": busy}
 
 
 def render(result: dict, command: str, note: str = "") -> str:
-    """The RESULTS.md section of ``result``."""
+    """The RESULTS.md section of ``result`` (between the markers of its attack)."""
     v, a = result["victim"], result["attacker"]
+    held = result.get("attack", "streams held") == "streams held"
     pinned = v.pop("pinned_per_worker", {})
     met = all(v[kind]["p99_ms"] <= TARGET_MS for kind in v)
     rows = "\n".join(
@@ -322,21 +327,26 @@ def render(result: dict, command: str, note: str = "") -> str:
         f"{kind} " + ", ".join(f"{p99:.0f} ms (attacker connections: {spread.get(pid, '?')})"
                                for pid, p99 in v[kind]["p99_ms_per_worker"].items())
         for kind in v)
-    return f"""{BEGIN}
-## Starvation (issue 21 item 2): one address cannot delay another's answers
+    attack = f"""The attacker ({ATTACKER}) held {a['streams_open']} streams \
+(its 65th: {a['stream_65th']}) and
+sent the worst bodies on {result.get('senders', SENDERS)} connections: {_statuses(a['answers'])}
+({a['broken_connections']} connections refused or broken, reopened);""" if held else \
+        from_start.paragraph(result, _statuses, DEFAULT_LIMITS)
+    begin, end = (BEGIN, END) if held else (from_start.BEGIN, from_start.END)
+    title = "" if held else ", streams from the start of a long match"
+    return f"""{begin}
+## Starvation (issue 21 item 2){title}: one address cannot delay another's answers
 
 `{command}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; 2 gevent workers, Redis,
 the default limits; {result['seconds']:.0f} s measured).{(' ' + note) if note else ''}
 
-The attacker ({ATTACKER}) held {a['streams_open']} streams (its 65th: {a['stream_65th']}) and
-sent the worst bodies on {result.get('senders', SENDERS)} connections: {_statuses(a['answers'])}
-({a['broken_connections']} connections refused or broken, reopened); its connections per
+{attack} its connections per
 worker when the measure began: {' and '.join(map(str, a['connections_per_worker'].values()))};
 the other client read through each worker ({PINNED} keep-alive connections per worker and
 kind; held per worker: {', '.join(map(str, pinned.values())) or '?'} of {2 * PINNED}):
 p99 per worker {per_worker}; the two workers used
 {result['worker_cpu_busy']:.2f} CPU seconds per second (2.00: both busy all the time).
-Bodies: {bodies}.
+Bodies: {bodies or 'none'}.
 
 The other client ({VICTIM}), latency from when each request was due:
 
@@ -345,22 +355,22 @@ The other client ({VICTIM}), latency from when each request was due:
 {rows}
 
 Target p99 ≤ {TARGET_MS:.0f} ms: **{'met' if met else 'NOT met'}**.
-{END}"""
+{end}"""
 
 
 def _statuses(counts: dict) -> str:
     return ", ".join(f"{n} × {status}" for status, n in sorted(counts.items(), key=str))
 
 
-def write(path: Path, section: str) -> None:
-    """Put ``section`` between :data:`BEGIN` and :data:`END` of ``path`` (appended the first
-    time), keeping the rest of the file."""
+def write(path: Path, section: str, begin: str = BEGIN, end: str = END) -> None:
+    """Put ``section`` between ``begin`` and ``end`` of ``path`` (:func:`bench.report.write`;
+    the first time, after the default attack's section if there is one, else at the end),
+    keeping the rest of the file; the markers default to the default attack's."""
     old = path.read_text() if path.is_file() else "# Benchmark results\n"
-    if BEGIN in old and END in old:
-        head, rest = old.split(BEGIN, 1)
-        path.write_text(head + section + rest.split(END, 1)[1])
-    else:
+    if not (begin in old and end in old) and END not in old:
         path.write_text(old.rstrip("\n") + "\n\n" + section + "\n")
+    else:
+        bench_report.write(path, section, begin, end, after=END)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -372,13 +382,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--note", default="")
     parser.add_argument("--senders", type=int, default=SENDERS,
                         help="attacker connections sending bodies (0: the control, no attack)")
+    parser.add_argument("--streams-from-start", action="store_true",
+                        help="the attacker's streams read a long match from event 0, again "
+                             "and again (bench.starvation_from_start)")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("RESULTS.md"))
     args = parser.parse_args(argv)
-    result = run(args.seconds, args.smoke, args.senders)
+    result = run(args.seconds, args.smoke, args.senders, args.streams_from_start)
     print(json.dumps(result))
     shown = [arg for arg in argv if arg != args.note]  # the note follows in the text
+    markers = (from_start.BEGIN, from_start.END) if args.streams_from_start else (BEGIN, END)
     write(args.out, render(result, shlex.join(["python", "-m", "bench.starvation", *shown]),
-                           args.note))
+                           args.note), *markers)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ answers 200 under load, the report names every target of issue 11.  No timing is
 speed is measured by the bench, never by the test suite."""
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -44,6 +45,36 @@ def test_smoke_run_writes_every_figure(tmp_path):
             line and line.count("|") == 9]
     assert len(rows) == 18 + 12  # 12 rows again with the snapshot memo off
     assert all(line.rstrip(" |").endswith("| 0") for line in rows)
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
+def test_starvation_from_start_smoke_writes_its_own_section(tmp_path):
+    # the harder attack (bench.starvation_from_start): the attacker's 64 streams read a long
+    # match from event 0 again and again; its section goes beside the default attack's,
+    # which is kept (--senders 0: no worst-body search, so the smoke stays short)
+    from bench import starvation, starvation_from_start
+    from referee.matches.live import CATCH_UP_EVENTS
+    out = tmp_path / "RESULTS.md"
+    held = f"{starvation.BEGIN}\n## Starvation (issue 21 item 2)\nheld\n{starvation.END}"
+    out.write_text(f"# Benchmark results\n\n{held}\n\n## Live streams\nkept\n")
+    done = subprocess.run([sys.executable, "-m", "bench.starvation", "--smoke",
+                           "--streams-from-start", "--senders", "0", "--out", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    text = out.read_text()
+    assert held in text and "## Live streams\nkept" in text
+    section = text.split(starvation_from_start.BEGIN, 1)[1].split(starvation_from_start.END)[0]
+    assert text.index(starvation.END) < text.index(starvation_from_start.BEGIN)
+    assert "## Starvation (issue 21 item 2), streams from the start of a long match" in section
+    assert "ran 64 streams (8 tokens × 8" in section and "× reconnect" in section
+    assert "| livez |" in section and "| match read |" in section
+    # streams opened in the window were answered 200 (or 429 once the address's budget is
+    # spent) and each answered 200 read a whole catch-up part, then ended 'reconnect'
+    result = json.loads(done.stdout)
+    window = result["attacker"]["measured"]
+    assert window["answers"].get("200", 0) > 0 and set(window["answers"]) <= {"200", "429"}
+    assert set(window["ends"]) <= {"reconnect", "cut"} and window["ends"]["reconnect"] > 0
+    assert result["long_match"]["events"] > CATCH_UP_EVENTS  # more than one part from 0
 
 
 def test_a_run_too_short_to_measure_cpu_reports_nan_not_a_crash():
