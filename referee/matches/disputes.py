@@ -10,7 +10,9 @@ counts.  In **table** mode the host decides: the rollback applies at once.  In
 …/rollback/votes`` with a seat token: ``{"proposal", "approve"}``): every seat (``approval``
 ``"all"``, the default) or more than half of them (``"majority"``).  A rollback that would
 undo a finished hand's scoring (an All Fours ``hand_scored``, AF-S1–S6; a Gnoming
-``round_ended``, GN-P1–P7), or bring one back, needs every seat's approval in either mode.  One rejection of an
+``round_ended``, GN-P1–P7), or bring one back, needs every seat's approval in either mode.
+The seats that vote are those someone holds: an open seat has nobody to vote until it is
+claimed, and with every seat open (one phone keeping a table's record) the host decides.  One rejection of an
 ``"all"`` proposal, or enough rejections that a majority is out of reach, rejects it; the host
 may withdraw it (``DELETE …/rollback``).  While one is pending no action is taken (409
 ``rollback-pending``), and nothing is rolled back once the match is over (its audit is open).
@@ -102,7 +104,8 @@ def propose(svc: MatchService, record: dict[str, Any], caller: Caller, body: dic
                 "undone": [_named(step) for step in undone],
                 "undone_count": undone_count, "redone": [_named(step) for step in redone],
                 "redone_count": redone_count, "approved_by": [], "rejected_by": []}
-    if record["mode"] == "table" and not crosses:  # the host decides (no vote)
+    if (record["mode"] == "table" and not crosses) or not _voters(record):
+        # the host decides: table mode, or no seat is held (nobody else has a vote)
         return _apply(svc, record, caller, {**proposal, "decided_by": "host"}, [], keyed)
     return _commit(svc, record, caller, "pending", keyed, {"rollback": proposal},
                    [{"type": "rollback_proposed", **_public(proposal)}],
@@ -162,7 +165,7 @@ def withdraw(svc: MatchService, record: dict[str, Any], caller: Caller,
 
 def _decide(svc, record, caller, pending, keyed: Once | None) -> Answer:
     """Commit a vote: apply, reject, or keep the proposal pending with the vote added."""
-    seats = len(record["players"])
+    seats = _voters(record)  # an open seat has nobody to vote (its seat must be claimed)
     needed = seats if pending["approval"] == "all" else seats // 2 + 1
     voter = caller.seat
     vote_event = {"type": "rollback_vote", "proposal": pending["proposal"], "player": voter,
@@ -287,6 +290,12 @@ def _undoing_walked(svc: MatchService, record: dict[str, Any], target: int
         for ev in svc.logged_since(record, min(versions)))
     return ((undone[:UNDONE_LISTED], len(undone)), (redone[:UNDONE_LISTED], len(redone)),
             crosses)
+
+
+def _voters(record: dict[str, Any]) -> int:
+    """How many seats vote on a rollback: those someone holds (a token); an open seat
+    (:mod:`referee.matches.seating`) has nobody to vote until it is claimed."""
+    return sum(1 for player in record["players"] if record["seats"].get(player) is not None)
 
 
 def _named(step: dict[str, Any]) -> dict[str, Any]:

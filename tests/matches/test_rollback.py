@@ -215,6 +215,45 @@ def test_af_s_a_rollback_that_brings_a_scored_hand_back_says_so_and_needs_every_
     assert game.read("host")["score"] == before  # the scored hand is back
 
 
+def _host_plays_until_a_hand_is_scored(client, table, open_seats=("a", "b")):
+    """A table-mode All Fours match with ``open_seats`` (all: one phone keeps the record):
+    the host enters random legal moves until a hand is scored."""
+    for seed in range(40):  # random table play often ends in a renege (AF-I1) first
+        game = table.create(client, game="all-fours", players=["a", "b"], dealer="a",
+                            mode="table", kick="5S", open_seats=list(open_seats))
+        rng = random.Random(seed)
+        for _ in range(200):
+            match = game.read("host")
+            if match["over"]:
+                break
+            body = game.act("host", rng.choice(game.legal("host")), match["version"])
+            assert body.status_code == 200, body.get_json()
+            if any(ev["type"] == "hand_scored" for ev in body.get_json()["events"]):
+                return game, body.get_json()["version"]
+    raise AssertionError("no hand scored")
+
+
+def test_af_s_with_every_seat_open_the_host_decides_even_across_a_scored_hand(client, table):
+    # a black-box run: one phone keeping a table's record (every seat open) proposed undoing
+    # a scored hand; it needed every seat's vote, and an open seat has nobody to vote, so
+    # it could never pass.  The seats that vote are those someone holds: here none, so the
+    # host decides, as for any table-mode rollback.
+    game, scored = _host_plays_until_a_hand_is_scored(client, table)
+    answer = propose(game, scored - 1, scored).get_json()
+    assert answer["status"] == "applied", answer
+    assert answer["events"][0]["decided_by"] == "host"
+    assert answer["events"][0]["crosses_scoring"] is True
+    assert game.read("host")["view"]["scored_hands"] == []
+
+
+def test_af_s_an_open_seat_has_no_vote_the_held_ones_decide(client, table):
+    # b's seat open, a's held: undoing a scored hand needs every seat someone holds, a's
+    game, scored = _host_plays_until_a_hand_is_scored(client, table, open_seats=["b"])
+    pending = propose(game, scored - 1, scored).get_json()["rollback"]
+    assert pending["crosses_scoring"] is True and pending["approval"] == "all"
+    assert vote(game, "a", pending["proposal"]).get_json()["status"] == "applied"
+
+
 @pytest.mark.parametrize("who, to_version, status, slug", [
     ("ben", 1, 403, "forbidden"),          # only the host proposes
     ("host", 3, 422, "invalid-input"),     # not an earlier version
