@@ -99,12 +99,21 @@ class Walk:
 
     ``entries(start, count)``: the history entries from index ``start`` (the entry of version
     *v* is at index *v* − 2: one per commit after the creation), ``kept(version)``: the kept
-    state of ``version`` or ``None``.  Windows read are remembered for the request."""
+    state of ``version`` or ``None``.  Windows and kept states read are remembered for the
+    request (a rollback's state, its line and the counts of its proposal start from the same
+    few)."""
 
     def __init__(self, entries: Callable[[int, int], list[dict[str, Any]]],
                  kept: Callable[[int], dict[str, Any] | None]):
-        self._entries, self._kept = entries, kept
+        self._entries, self._read_kept = entries, kept
         self._windows: dict[int, list[dict[str, Any]]] = {}
+        self._states: dict[int, dict[str, Any] | None] = {}
+
+    def _kept(self, version: int) -> dict[str, Any] | None:
+        """The kept state of ``version`` (``None``: none stored), read once per request."""
+        if version not in self._states:
+            self._states[version] = self._read_kept(version)
+        return self._states[version]
 
     def between(self, low: int, high: int) -> list[dict[str, Any]]:
         """The entries of versions ``low + 1`` to ``high`` (fewer than :data:`KEEP_EVERY`:
