@@ -113,8 +113,9 @@ return {'ok'}
 """
 """KEYS: match, events, actions, idem, states.  ARGV: expected version, new version, record
 JSON, ttl, idempotency key ('' for none), its response JSON, history entry JSON, notice
-channel, match id, kept state's version ('' for none), the kept state, event JSON….  Every check comes before the first write; the notice is published
-after the last.  The events go in one RPUSH per 1000 (Lua's ``unpack`` has a stack limit)."""
+channel, match id, kept state's version ('' for none), the kept state, event JSON….  Every
+check comes before the first write; the notice is published after the last.  The events go
+in one RPUSH per 1000 (Lua's ``unpack`` has a stack limit)."""
 
 READ = """
 local record = redis.call('HGET', KEYS[1], 'record')
@@ -311,13 +312,7 @@ class RedisStore(MatchStore):
     @_guarded
     def checkpoint(self, match_id: str, version: int) -> dict[str, Any] | None:
         """The kept state of ``version`` (see :meth:`MatchStore.checkpoint`)."""
-        keys = self.keys(match_id)
-        pipe = self.client.pipeline(transaction=False)
-        pipe.exists(keys[0])
-        pipe.hget(keys[5], version)
-        exists, raw = pipe.execute()
-        if not exists:
-            raise MatchNotFound(match_id)
+        raw = self._of_existing(match_id, lambda pipe, keys: pipe.hget(keys[5], version))
         return None if raw is None else codec.decode(raw)
 
     @_guarded
@@ -356,14 +351,21 @@ class RedisStore(MatchStore):
 
     def _texts(self, match_id: str, which: int, start: int, stop: int = -1) -> list[str]:
         """:meth:`_list`'s elements as stored (text)."""
+        return self._of_existing(
+            match_id, lambda pipe, keys: pipe.lrange(keys[which], start, stop))
+
+    def _of_existing(self, match_id: str, read) -> Any:
+        """The reply of the one command ``read(pipeline, keys)`` queues (one of the match's
+        keys), sent with an ``EXISTS`` of its record in one round trip;
+        :class:`MatchNotFound` when the match does not exist."""
         keys = self.keys(match_id)
         pipe = self.client.pipeline(transaction=False)
         pipe.exists(keys[0])
-        pipe.lrange(keys[which], start, stop)
-        exists, items = pipe.execute()
+        read(pipe, keys)
+        exists, reply = pipe.execute()
         if not exists:
             raise MatchNotFound(match_id)
-        return items
+        return reply
 
 
 def _span(after: int, count: int | None) -> tuple[int, int]:
