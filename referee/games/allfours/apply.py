@@ -14,7 +14,7 @@ from typing import Any
 from referee.games.allfours import setup
 from referee.games.allfours.rules import (next_to_play, player_right_of, side_of,
                                           trick_winner_index)
-from referee.games.allfours.scoring import award, hand_awards
+from referee.games.allfours.scoring import award, hand_awards, sheet_awards
 from referee.games.allfours.table import record_claims
 from referee.games.base import UNKNOWN, event
 
@@ -102,16 +102,17 @@ def end_hand(state: dict[str, Any]) -> list[dict]:
     result = hand_awards(dealt=state["dealt"], tricks=state["tricks"], trump=state["trump"],
                          sides=state["sides"], dealer=state["dealer"],
                          options=state["options"], reneges=state["reneges"])
-    events, scored = [], []
+    events, given = [], 0
     for kind, side, points in result["awards"]:
         events += award(state, kind, side, points)
-        scored.append({"award": kind, "side": side, "points": points})
+        given += 1
         if state["phase"] == "game_over":
             break
     state["last_hand"] = {k: result[k] for k in ("high", "low", "jack", "game")}
     state["last_hand"].update(points=dict(state["hand_points"]), reneges=state["reneges"])
     events.append(event("hand_scored", **state["last_hand"]))
-    state["scored_hands"] = [*state.get("scored_hands", []), sheet_line(state, scored)]
+    state["scored_hands"] = [*state.get("scored_hands", []),
+                             sheet_line(state, sheet_awards(result["awards"][:given]))]
     if state["phase"] != "game_over":
         state["phase"] = "hand_over"
         state["next_dealer"] = player_right_of(state["players"], state["dealer"])

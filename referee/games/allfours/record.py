@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.allfours.rules import side_of
-from referee.games.allfours.scoring import hand_awards
+from referee.games.allfours.scoring import hand_awards, sheet_awards
 from referee.games.base import Problems
 from referee.games.common.cards import is_card
 
@@ -194,10 +194,9 @@ def _same_as_scored(state: dict[str, Any], last: dict[str, Any], problems: Probl
                          options=state["options"], reneges=state["reneges"])
     lines = state.get("scored_hands") or []
     where = f"state.scored_hands[{len(lines) - 1}]"
-    if lines and lines[-1]["hand"] == state["hand_number"] - 1 and lines[-1]["awards"] != [
-            {"award": kind, "side": side, "points": points}
-            for kind, side, points in scored["awards"]] \
-            and not any(item.field == where for item in problems.items):  # named once
+    named = any(item.field == where for item in problems.items)  # a line is named once
+    if lines and lines[-1]["hand"] == state["hand_number"] - 1 and not named and \
+            lines[-1]["awards"] != sheet_awards(scored["awards"]):
         # not over: every award was scored
         problems.flag("AF-S6", "allfours.snapshot.scored_hand", where, index=len(lines) - 1)
     expected = {k: scored[k] for k in ("high", "low", "jack", "game")}

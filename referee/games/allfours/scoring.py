@@ -123,6 +123,12 @@ def _game(tricks, sides, dealer, options, reneges) -> dict[str, Any]:
     return {"totals": totals, "side": side}
 
 
+def sheet_awards(awards: Sequence[tuple[str, str, int]]) -> list[dict[str, Any]]:
+    """``hand_awards``' ``(kind, side, points)`` awards as a score sheet line writes them
+    (AF-S6): ``{"award", "side", "points"}`` each, in their order."""
+    return [{"award": kind, "side": side, "points": points} for kind, side, points in awards]
+
+
 def add_points(score: dict[str, int], points: dict[str, int], side: str, amount: int,
                target: int) -> bool:
     """Add ``amount`` to ``side`` in both the match ``score`` and the hand's ``points``;

@@ -54,7 +54,8 @@ def new_game(body: dict[str, Any], seed: int | str, name: str,
              "sides": {k: list(v) for k, v in sides.items()},
              "options": resolve_options(body.get("options")), "hand_number": 1,
              "redeals": 0, "score": {s: 0 for s in sides}, "winner": None,
-             "last_hand": None, "scored_hands": [], "phase": "deal", "next_dealer": dealer, "dealer": dealer}
+             "last_hand": None, "scored_hands": [], "phase": "deal", "next_dealer": dealer,
+             "dealer": dealer}
     if mode == "table":
         if body.get("kick") is None:  # the dealer's ``deal`` action enters it
             state.update(dealing_placeholders(players, sides))
