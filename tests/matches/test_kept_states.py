@@ -66,6 +66,22 @@ def played_with_rollbacks(client, table, setup: dict, seed: int, moves: int):
     return game, rollbacks
 
 
+def stepped(client, table, name: str, seed: int, moves: int):
+    """A match of ``SETUPS[name]`` dealt from ``seed`` with ``moves`` random legal moves made
+    (none ends it); returns it and the random source, to go on with."""
+    game = table.create(client, **SETUPS[name], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        assert game.step(rng) is not None
+    return game, rng
+
+
+def whole_walk_state(svc: MatchService, record: dict) -> dict:
+    """The state the whole history's line replays to (the way before kept states)."""
+    engine = GAMES[record["game"]].engine
+    return replay(engine, record["setup"], record["seed"], line_at(svc.history(record)))
+
+
 def expanded(segments: list, history: list[dict]) -> list[dict]:
     """The steps a line of segments stands for: each action entry in a range, each reshuffle."""
     by_version = {entry["version"]: entry for entry in history}
@@ -134,10 +150,7 @@ def test_the_longest_walk_reads_fewer_entries_than_one_kept_stretch(client, tabl
     # the point of it: a rollback to version 2 of a 60-version match reads at most a few
     # windows of KEEP_EVERY entries, not the history (the whole walk reads every entry)
     monkeypatch.setattr(kept, "KEEP_EVERY", 8)
-    game = table.create(client, **SETUPS["gnoming"], seed=4)
-    rng = random.Random(4)
-    for _ in range(60):
-        assert game.step(rng) is not None
+    game, _ = stepped(client, table, "gnoming", 4, 60)
     store = client.application.extensions["referee.store"]
     svc = MatchService(store, 3600)
     record = svc.load(game.id)
@@ -181,9 +194,7 @@ def test_a_record_made_before_kept_states_walks_its_whole_history(client, table,
     svc = MatchService(client.application.extensions["referee.store"], 3600)
     record = svc.load(game.id)
     assert record.get("line") is None and "actions" not in record
-    history = svc.history(record)
-    engine = GAMES["coup"].engine
-    assert record["state"] == replay(engine, record["setup"], record["seed"], line_at(history))
+    assert record["state"] == whole_walk_state(svc, record)
 
 
 def test_a_kept_state_gone_missing_falls_back_to_the_whole_walk_for_good(client, table,
@@ -191,19 +202,14 @@ def test_a_kept_state_gone_missing_falls_back_to_the_whole_walk_for_good(client,
     # a store that lost a kept state (only a store fault could) answers by the whole walk,
     # and the record stops keeping its line (None) rather than keep a wrong one
     monkeypatch.setattr(kept, "KEEP_EVERY", 4)
-    game = table.create(client, **SETUPS["coup"], seed=3)
-    rng = random.Random(3)
-    for _ in range(9):
-        assert game.step(rng) is not None
+    game, rng = stepped(client, table, "coup", 3, 9)
     store = client.application.extensions["referee.store"]
     monkeypatch.setattr(store, "checkpoint", lambda match_id, version: None)
     assert rolled_back(game, rng, 6, 10)
     svc = MatchService(store, 3600)
     record = svc.load(game.id)
     assert record["line"] is None
-    history = svc.history(record)
-    engine = GAMES["coup"].engine
-    assert record["state"] == replay(engine, record["setup"], record["seed"], line_at(history))
+    assert record["state"] == whole_walk_state(svc, record)
     monkeypatch.undo()
     for _ in range(3):
         assert game.step(rng) is not None
@@ -211,8 +217,7 @@ def test_a_kept_state_gone_missing_falls_back_to_the_whole_walk_for_good(client,
     assert rolled_back(game, rng, version - 2, version)
     record = svc.load(game.id)
     assert record["line"] is None
-    assert record["state"] == replay(engine, record["setup"], record["seed"],
-                                     line_at(svc.history(record)))
+    assert record["state"] == whole_walk_state(svc, record)
 
 
 def test_the_difference_of_two_lines_is_the_set_difference_of_their_versions():
