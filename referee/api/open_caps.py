@@ -105,6 +105,10 @@ class Keeper:
                             type(exc).__name__)
 
 
+MAX_UNRELEASED = 10_000
+"""Leases whose release failed that a process remembers to give back (more lapse alone)."""
+
+
 class OpenCaps:
     """The caps of one app: ``per_token`` and ``per_address`` (``0``: no such cap), counted
     in ``leases``."""
@@ -112,6 +116,8 @@ class OpenCaps:
     def __init__(self, leases: Leases, per_token: int, per_address: int):
         self.leases, self.per_token, self.per_address = leases, per_token, per_address
         self.keeper = Keeper(leases)
+        self._unreleased: dict[str, tuple[str, ...]] = {}  # lease id -> its cap keys
+        self._lock = threading.Lock()
 
     def open(self, token_hash: str | None, address: str) -> Lease:
         """A lease for one stream or long-poll of the token whose stored hash is
@@ -124,6 +130,7 @@ class OpenCaps:
             caps.append(("streams-per-address", f"ip:{address}", self.per_address))
         if not caps:
             return Lease()
+        self._release_unreleased()
         lease = Lease(self, secrets.token_hex(8), tuple(key for _, key, _ in caps))
         try:
             self.leases.acquire(lease.id, [(key, size) for _, key, size in caps])
@@ -158,9 +165,25 @@ class OpenCaps:
         self.keeper.drop(lease)
         try:
             self.leases.release(lease.id, lease.keys)
-        except Exception as exc:  # noqa: BLE001 - it lapses within the lease's length
-            log.warning("stream lease not released (limit storage: %s); it lapses",
-                        type(exc).__name__)
+        except Exception as exc:  # noqa: BLE001 - given back later, or it lapses
+            log.warning("stream lease not released (limit storage: %s); given back at the "
+                        "next stream opened here, or it lapses", type(exc).__name__)
+            with self._lock:
+                if len(self._unreleased) < MAX_UNRELEASED:
+                    self._unreleased[lease.id] = lease.keys
+
+    def _release_unreleased(self) -> None:
+        """Give back the leases whose release failed (the limit storage was down when their
+        streams ended), before a new one is counted: a seat whose streams a Redis restart
+        ended is not held at its cap until they lapse.  Those that fail again stay."""
+        with self._lock:
+            pending, self._unreleased = self._unreleased, {}
+        for lease, keys in pending.items():
+            try:
+                self.leases.release(lease, keys)
+            except Exception:  # noqa: BLE001 - the storage is still down: later, or it lapses
+                with self._lock:
+                    self._unreleased[lease] = keys
 
 
 def _token_key(token_hash: str) -> str:

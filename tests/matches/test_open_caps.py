@@ -167,3 +167,28 @@ def test_the_caps_are_off_with_the_rate_limits(table, stream):
 def _token_hash(client, game, who: str) -> str:
     store = client.application.extensions["referee.store"]
     return store.load(game.id)["seats"][who][:32]
+
+
+def test_a_lease_the_storage_failed_to_release_is_given_back_at_the_next_opening():
+    # a black-box run: each Redis restart ended a seat's stream while the limit storage was
+    # down, its lease stayed counted, and after 8 such restarts the seat's next stream was
+    # 429 until the leases lapsed.  The next stream opened in the process gives them back.
+    from referee.api.open_caps import OpenCaps
+    from referee.store.leases import MemoryLeases
+    leases = MemoryLeases(60)
+    caps = OpenCaps(leases, per_token=2, per_address=64)
+    real, down = leases.release, [True]
+
+    def release(lease, keys):
+        if down[0]:
+            raise ConnectionError("the limit storage is down")
+        real(lease, keys)
+    leases.release = release
+    for _ in range(2):  # two streams end while the storage is down: both stay counted
+        caps.open("a" * 64, "127.0.0.1").release()
+    assert leases.count("token:" + "a" * 32) == 2
+    down[0] = False  # the storage is back: the seat reconnects, within its cap of 2
+    first, second = caps.open("a" * 64, "127.0.0.1"), caps.open("a" * 64, "127.0.0.1")
+    assert leases.count("token:" + "a" * 32) == 2
+    first.release(), second.release()
+    assert leases.count("token:" + "a" * 32) == 0
